@@ -1,0 +1,75 @@
+//! Parser and summary throughput on real lines.
+//!
+//! The input is every `.log` under traces/go concatenated and repeated to 200,000 lines (the
+//! real mix of gc, scan:, pacer:, scav and program lines). Throughput is reported per line; the
+//! whole-command comparison with grep and Python is assets/bench/speed.sh.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use gcscope::stats::summary::RunSummary;
+use gcscope::trace::{self, parse};
+use std::hint::black_box;
+
+const LINES: usize = 200_000;
+
+fn corpus() -> Vec<u8> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/traces/go");
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .expect("traces/go exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .filter(|p| !p.to_string_lossy().contains("synthetic"))
+        .collect();
+    names.sort();
+    let mut one = Vec::new();
+    for n in names {
+        let mut b = std::fs::read(&n).expect("readable trace");
+        if b.last() != Some(&b'\n') {
+            b.push(b'\n');
+        }
+        one.extend_from_slice(&b);
+    }
+    let lines: Vec<&[u8]> = one.split_inclusive(|&b| b == b'\n').collect();
+    let mut out = Vec::new();
+    for l in lines.iter().cycle().take(LINES) {
+        out.extend_from_slice(l);
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let data = corpus();
+    let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    let mut g = c.benchmark_group("trace");
+    g.throughput(Throughput::Elements(LINES as u64));
+    g.sample_size(20);
+    g.bench_function("parse_line", |b| {
+        b.iter(|| {
+            let mut cycles = 0usize;
+            for l in &lines {
+                if matches!(parse::parse_line(l), parse::Line::Cycle { .. }) {
+                    cycles += 1;
+                }
+            }
+            black_box(cycles)
+        })
+    });
+    g.bench_function("read_all", |b| {
+        b.iter(|| black_box(trace::read_all(&data[..]).map(|t| t.cycle_count())))
+    });
+    let tl = trace::read_all(&data[..]).expect("in-memory read");
+    g.bench_function("summaries", |b| {
+        b.iter(|| {
+            black_box(
+                tl.runs
+                    .iter()
+                    .filter_map(RunSummary::of)
+                    .map(|s| s.cycles)
+                    .sum::<usize>(),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,411 @@
+//! Headless views: `summary` and `compare` as text tables, JSON and CSV.
+
+use crate::stats::compare::{self, Row};
+use crate::stats::summary::RunSummary;
+use crate::stats::Spread;
+use crate::timeline::Timeline;
+use crate::trace::parse::NoteKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// A timeline with the name it was read from.
+pub struct Source {
+    pub name: String,
+    pub timeline: Timeline,
+}
+
+impl Source {
+    pub fn summaries(&self) -> Vec<RunSummary> {
+        crate::stats::summary::summarize(&self.timeline.runs)
+    }
+}
+
+#[derive(Serialize)]
+pub struct SummaryJson {
+    pub runs: Vec<RunJson>,
+    pub problems: Vec<ProblemJson>,
+    pub notes: BTreeMap<&'static str, usize>,
+    pub sources: Vec<SourceJson>,
+}
+
+#[derive(Serialize)]
+pub struct RunJson {
+    pub source: String,
+    /// 1-based run number within its source.
+    pub run: usize,
+    #[serde(flatten)]
+    pub summary: RunSummary,
+}
+
+#[derive(Serialize)]
+pub struct ProblemJson {
+    pub source: String,
+    pub line: u64,
+    pub reason: String,
+}
+
+#[derive(Serialize)]
+pub struct SourceJson {
+    pub source: String,
+    pub runs: usize,
+    pub cycles: usize,
+    pub output_lines: usize,
+    pub problems: usize,
+}
+
+pub fn summary_json(sources: &[Source]) -> SummaryJson {
+    let mut out = SummaryJson {
+        runs: vec![],
+        problems: vec![],
+        notes: NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect(),
+        sources: vec![],
+    };
+    for s in sources {
+        let tl = &s.timeline;
+        for (i, summary) in s.summaries().into_iter().enumerate() {
+            out.runs.push(RunJson {
+                source: s.name.clone(),
+                run: i + 1,
+                summary,
+            });
+        }
+        out.problems.extend(tl.problems.iter().map(|p| ProblemJson {
+            source: s.name.clone(),
+            line: p.line,
+            reason: p.reason.clone(),
+        }));
+        for n in &tl.notes {
+            *out.notes.entry(n.kind.name()).or_default() += 1;
+        }
+        out.sources.push(SourceJson {
+            source: s.name.clone(),
+            runs: tl.runs.len(),
+            cycles: tl.cycle_count(),
+            output_lines: tl.output.len(),
+            problems: tl.problems.len(),
+        });
+    }
+    out
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{:.1}%", v * 100.0))
+}
+
+/// The readable `summary` table.
+pub fn summary_text(sources: &[Source]) -> String {
+    let mut o = String::new();
+    for s in sources {
+        let tl = &s.timeline;
+        let summaries = s.summaries();
+        let _ = writeln!(
+            o,
+            "{}: {} run{}, {} cycles, {} output lines, {} problems",
+            s.name,
+            summaries.len(),
+            if summaries.len() == 1 { "" } else { "s" },
+            tl.cycle_count(),
+            tl.output.len(),
+            tl.problems.len()
+        );
+        if summaries.len() > 1 {
+            let _ = writeln!(
+                o,
+                "  the cycle counter restarted: {} separate runs (processes), never merged",
+                summaries.len()
+            );
+        }
+        for (i, r) in summaries.iter().enumerate() {
+            run_text(&mut o, i + 1, r);
+        }
+        let notes: Vec<String> = NoteKind::ALL
+            .iter()
+            .map(|&k| (k, tl.note_count(k)))
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{} {}", k.name(), n))
+            .collect();
+        if !notes.is_empty() {
+            let _ = writeln!(o, "  notes        {}", notes.join(", "));
+        }
+        if !tl.problems.is_empty() {
+            let _ = writeln!(o, "  problems     {}:", tl.problems.len());
+            for p in tl.problems.iter().take(5) {
+                let _ = writeln!(o, "    line {}: {}", p.line, p.reason);
+            }
+            if tl.problems.len() > 5 {
+                let _ = writeln!(
+                    o,
+                    "    ... {} more (--json lists all)",
+                    tl.problems.len() - 5
+                );
+            }
+        }
+        if let Some(Some(err)) = &tl.ended {
+            let _ = writeln!(o, "  ended with an error: {err}");
+        }
+    }
+    o
+}
+
+fn run_text(o: &mut String, i: usize, r: &RunSummary) {
+    let restart = r
+        .restart
+        .map(|(new, prev)| format!(", counter restarted: gc {new} after gc {prev}"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        o,
+        "run {i} (from line {}): {}, {} P{restart}",
+        r.first_line, r.format, r.procs
+    );
+    let rate = r
+        .cycles_per_s
+        .map(|c| format!(", {c:.2} cycles/s"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        o,
+        "  cycles       {} ({} forced), gc {}..{}, @{:.3}s..@{:.3}s{rate}",
+        r.cycles, r.forced, r.first_cycle, r.last_cycle, r.start_s, r.end_s
+    );
+    let _ = writeln!(
+        o,
+        "  GC CPU       {}% cumulative at the last cycle; {:.1} ms in all, {:.1} ms compulsory (total - idle)",
+        r.final_gc_pct, r.gc_cpu_ms, r.compulsory_cpu_ms
+    );
+    let c = &r.cpu_ms;
+    let _ = writeln!(
+        o,
+        "  CPU ms sum   assist {:.1}  background {:.1}  idle {:.1}  STW {:.3}+{:.3}  idle share {}",
+        c.assist,
+        c.background,
+        c.idle,
+        c.sweep_term,
+        c.mark_term,
+        pct(r.idle_share)
+    );
+    let m = &r.per_cycle_median_ms;
+    let _ = writeln!(
+        o,
+        "  per cycle    median ms: assist {:.3}  background {:.3}  idle {:.3}  GC CPU {:.3}  compulsory {:.3}",
+        m.assist, m.background, m.idle, m.gc_cpu, m.compulsory_cpu
+    );
+    let p = &r.pause_ms;
+    let _ = writeln!(
+        o,
+        "  pause ms     p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}  (STW sweep + mark termination)",
+        p.p50, p.p90, p.p99, p.max
+    );
+    let k = &r.mark_ms;
+    let _ = writeln!(
+        o,
+        "  mark ms      p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}  (concurrent, wall clock)",
+        k.p50, k.p90, k.p99, k.max
+    );
+    let goal = r
+        .heap_goal_mb
+        .map(|g| format!(", goal {}..{} MB", g.min, g.max))
+        .unwrap_or_else(|| ", no goal printed".into());
+    let _ = writeln!(
+        o,
+        "  heap         live {}..{} MB{goal}",
+        r.heap_live_mb.min, r.heap_live_mb.max
+    );
+    if let Some(s) = &r.scan {
+        match s.objects_per_span_visit {
+            Some(d) => {
+                let _ = writeln!(
+                    o,
+                    "  page scan    {:.1} objects per span visit ({} visits, dense share {}) in {} cycles with gctrace=2",
+                    d,
+                    s.span_visits.unwrap_or(0),
+                    pct(s.dense_share),
+                    s.cycles_with_scan
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "  page scan    {} objects scanned (legacy collector: no span counters)",
+                    s.objects
+                );
+            }
+        }
+    }
+}
+
+/// One row per cycle for spreadsheets.
+pub fn summary_csv(sources: &[Source]) -> String {
+    let mut o = String::from(
+        "source,run,cycle,line,at_s,gc_pct,forced,clock_sweep_term_ms,clock_mark_ms,clock_mark_term_ms,\
+cpu_sweep_term_ms,cpu_assist_ms,cpu_background_ms,cpu_idle_ms,cpu_mark_term_ms,pause_ms,gc_cpu_ms,\
+compulsory_cpu_ms,heap_start_mb,heap_end_mb,heap_live_mb,goal_mb,stacks_mb,globals_mb,procs,\
+scan_objects,objects_per_span_visit\n",
+    );
+    let opt = |v: Option<u64>| v.map(|b| (b >> 20).to_string()).unwrap_or_default();
+    for s in sources {
+        let name = csv_field(&s.name);
+        for (ri, run) in s.timeline.runs.iter().enumerate() {
+            for c in &run.cycles {
+                let ms = crate::stats::ms;
+                let _ = writeln!(
+                    o,
+                    "{name},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    ri + 1,
+                    c.num,
+                    c.line,
+                    c.at as f64 / 1e9,
+                    c.cum_pct,
+                    c.forced,
+                    ms(c.clock.sweep_term),
+                    ms(c.mark_wall()),
+                    ms(c.clock.mark_term),
+                    ms(c.cpu.sweep_term),
+                    ms(c.cpu.assist),
+                    ms(c.cpu.background),
+                    ms(c.cpu.idle),
+                    ms(c.cpu.mark_term),
+                    ms(c.pause()),
+                    ms(c.gc_cpu()),
+                    ms(c.compulsory_cpu()),
+                    c.heap_start >> 20,
+                    c.heap_end >> 20,
+                    c.heap_live >> 20,
+                    opt(c.goal),
+                    opt(c.stacks),
+                    opt(c.globals),
+                    c.procs,
+                    c.scan.as_ref().map(|s| s.total.objs.to_string()).unwrap_or_default(),
+                    c.page_density().map(|d| format!("{d:.3}")).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    o
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[derive(Serialize)]
+pub struct CompareJson {
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+    pub a_runs: usize,
+    pub b_runs: usize,
+    pub metrics: Vec<Row>,
+}
+
+pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
+    let (sa, sb) = (all_runs(a), all_runs(b));
+    CompareJson {
+        a: a.iter().map(|s| s.name.clone()).collect(),
+        b: b.iter().map(|s| s.name.clone()).collect(),
+        a_runs: sa.len(),
+        b_runs: sb.len(),
+        metrics: compare::compare(&sa, &sb),
+    }
+}
+
+pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
+    sources.iter().flat_map(|s| s.summaries()).collect()
+}
+
+fn spread_text(s: &Option<Spread>) -> String {
+    match s {
+        Some(s) if s.n == 1 => fmt_num(s.median),
+        Some(s) => format!(
+            "{} [{}-{}]",
+            fmt_num(s.median),
+            fmt_num(s.min),
+            fmt_num(s.max)
+        ),
+        None => "n/a".into(),
+    }
+}
+
+/// Three significant digits, no exponent.
+pub fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+pub fn compare_text(a: &[Source], b: &[Source]) -> String {
+    let c = compare_json(a, b);
+    let mut o = String::new();
+    let _ = writeln!(o, "A: {} ({} runs)", c.a.join(", "), c.a_runs);
+    let _ = writeln!(o, "B: {} ({} runs)", c.b.join(", "), c.b_runs);
+    let rows: Vec<[String; 5]> = c
+        .metrics
+        .iter()
+        .map(|r| {
+            [
+                r.label.to_string(),
+                spread_text(&r.a),
+                spread_text(&r.b),
+                r.verdict(),
+                r.p.map(|p| format!("p={p:.3}")).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let head = [
+        "metric".to_string(),
+        "A median [min-max]".into(),
+        "B median [min-max]".into(),
+        "delta".into(),
+        String::new(),
+    ];
+    let mut w = [0usize; 5];
+    for r in rows.iter().chain(std::iter::once(&head)) {
+        for (i, cell) in r.iter().enumerate() {
+            w[i] = w[i].max(cell.chars().count());
+        }
+    }
+    for r in std::iter::once(&head).chain(rows.iter()) {
+        let _ = writeln!(
+            o,
+            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3]
+        );
+    }
+    let _ = writeln!(
+        o,
+        "~ : the A and B ranges overlap, so no result is claimed (delta in --json)."
+    );
+    if c.a_runs < 4 || c.b_runs < 4 {
+        let _ = writeln!(o, "(p-values need at least 4 runs a side)");
+    }
+    o
+}
+
+/// Per-run benchmark lines; `side: A` / `side: B` config lines let `benchstat -col side` split them.
+pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
+    let mut o = String::new();
+    for (side, sources) in [("A", a), ("B", b)] {
+        let _ = writeln!(o, "side: {side}");
+        for r in all_runs(sources) {
+            let _ = writeln!(o, "{}", compare::bench_line("GCTrace", &r));
+        }
+    }
+    o
+}

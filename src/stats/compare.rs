@@ -1,0 +1,158 @@
+//! A/B comparison of runs, benchstat style: per metric, median [min-max] for each side, the
+//! delta of the medians, and no result ("~") where the two ranges overlap (seed 001's rule).
+//! With at least 4 runs a side, a two-sided Mann-Whitney U p-value is added.
+//!
+//! The dashboard's comparison strip calls the same functions.
+
+use super::mannwhitney::mann_whitney_u;
+use super::summary::RunSummary;
+use super::Spread;
+use serde::Serialize;
+
+/// A figure compared between sides; one value per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    GcCpuPct,
+    CompulsoryMsPerCycle,
+    PauseP50,
+    PauseP99,
+    PauseMax,
+    MarkMedian,
+    CyclesPerSec,
+    HeapGoalMax,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 8] = [
+        Metric::GcCpuPct,
+        Metric::CompulsoryMsPerCycle,
+        Metric::PauseP50,
+        Metric::PauseP99,
+        Metric::PauseMax,
+        Metric::MarkMedian,
+        Metric::CyclesPerSec,
+        Metric::HeapGoalMax,
+    ];
+
+    /// Stable key (JSON, bench unit names).
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::GcCpuPct => "gc_cpu_pct",
+            Metric::CompulsoryMsPerCycle => "compulsory_cpu_ms_per_cycle",
+            Metric::PauseP50 => "pause_p50_ms",
+            Metric::PauseP99 => "pause_p99_ms",
+            Metric::PauseMax => "pause_max_ms",
+            Metric::MarkMedian => "mark_wall_median_ms",
+            Metric::CyclesPerSec => "cycles_per_s",
+            Metric::HeapGoalMax => "heap_goal_max_mb",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::GcCpuPct => "GC CPU % (final)",
+            Metric::CompulsoryMsPerCycle => "compulsory CPU ms/cycle",
+            Metric::PauseP50 => "pause p50 ms",
+            Metric::PauseP99 => "pause p99 ms",
+            Metric::PauseMax => "pause max ms",
+            Metric::MarkMedian => "mark wall median ms",
+            Metric::CyclesPerSec => "cycles/s",
+            Metric::HeapGoalMax => "heap goal max MB",
+        }
+    }
+
+    /// Unit for Go benchmark format (benchstat reads `value unit` pairs).
+    pub fn bench_unit(self) -> &'static str {
+        match self {
+            Metric::GcCpuPct => "gc-cpu-%",
+            Metric::CompulsoryMsPerCycle => "compulsory-ms/cycle",
+            Metric::PauseP50 => "pause-p50-ms",
+            Metric::PauseP99 => "pause-p99-ms",
+            Metric::PauseMax => "pause-max-ms",
+            Metric::MarkMedian => "mark-ms",
+            Metric::CyclesPerSec => "cycles/s",
+            Metric::HeapGoalMax => "goal-MB",
+        }
+    }
+
+    pub fn of(self, s: &RunSummary) -> Option<f64> {
+        match self {
+            Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
+            Metric::CompulsoryMsPerCycle => Some(s.compulsory_ms_per_cycle()),
+            Metric::PauseP50 => Some(s.pause_ms.p50),
+            Metric::PauseP99 => Some(s.pause_ms.p99),
+            Metric::PauseMax => Some(s.pause_ms.max),
+            Metric::MarkMedian => Some(s.mark_ms.p50),
+            Metric::CyclesPerSec => s.cycles_per_s,
+            Metric::HeapGoalMax => s.heap_goal_mb.map(|g| g.max as f64),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub metric: &'static str,
+    pub label: &'static str,
+    pub a: Option<Spread>,
+    pub b: Option<Spread>,
+    /// (median B - median A) / median A, in percent.
+    pub delta_pct: Option<f64>,
+    /// True when the ranges overlap: no result, whatever the delta.
+    pub overlap: bool,
+    /// Two-sided Mann-Whitney U p-value, with >= 4 runs a side.
+    pub p: Option<f64>,
+}
+
+impl Row {
+    /// `~` for no result, otherwise the signed delta.
+    pub fn verdict(&self) -> String {
+        match (self.overlap, self.delta_pct) {
+            (true, _) => "~".into(),
+            (false, Some(d)) => format!("{d:+.1}%"),
+            (false, None) => "n/a".into(),
+        }
+    }
+}
+
+pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
+    Metric::ALL.iter().map(|&m| row(m, a, b)).collect()
+}
+
+pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
+    let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
+    let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
+    let sa = Spread::of(&va);
+    let sb = Spread::of(&vb);
+    let delta_pct = match (sa, sb) {
+        (Some(x), Some(y)) if x.median != 0.0 => Some((y.median - x.median) / x.median * 100.0),
+        _ => None,
+    };
+    let overlap = match (sa, sb) {
+        (Some(x), Some(y)) => x.overlaps(&y),
+        _ => true,
+    };
+    let p = (va.len() >= 4 && vb.len() >= 4)
+        .then(|| mann_whitney_u(&va, &vb).map(|r| r.p))
+        .flatten();
+    Row {
+        metric: m.key(),
+        label: m.label(),
+        a: sa,
+        b: sb,
+        delta_pct,
+        overlap,
+        p,
+    }
+}
+
+/// One run as a Go benchmark-format line (`BenchmarkName-P  N  value unit ...`), so that
+/// benchstat can read gcscope's figures.
+pub fn bench_line(name: &str, s: &RunSummary) -> String {
+    let mut line = format!("Benchmark{}-{} {}", name, s.procs, s.cycles);
+    for m in Metric::ALL {
+        if let Some(v) = m.of(s) {
+            line.push_str(&format!(" {:.6} {}", v, m.bench_unit()));
+        }
+    }
+    line
+}

@@ -1,0 +1,470 @@
+//! One run of cycles -> the figures `gcscope summary` prints (and the dashboard shows).
+//!
+//! Every field name here is part of the documented `--json` output (docs/SUMMARY.md).
+
+use super::{median_u64, ms};
+use crate::cycle::{Cycle, GreenTeaCounts};
+use crate::timeline::Run;
+use crate::trace::parse::ScanLine;
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Significant digits kept by the pause and mark histograms. The runtime prints two
+/// (`fmtNSAsMS`), so two lose nothing of Go's text and keep the buckets few.
+pub const SIGFIG: u8 = 2;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    /// Which line shape the run was printed in.
+    pub format: &'static str,
+    pub first_line: u64,
+    /// `[new, previous]` cycle numbers when this run began because the counter restarted.
+    pub restart: Option<(u32, u32)>,
+    pub procs: u32,
+    pub cycles: usize,
+    pub forced: usize,
+    pub first_cycle: u32,
+    pub last_cycle: u32,
+    /// Start of the first and last cycle, seconds since process start.
+    pub start_s: f64,
+    pub end_s: f64,
+    /// Cycles per second between the first and last cycle's start (None for one cycle).
+    pub cycles_per_s: Option<f64>,
+    /// The runtime's cumulative GC CPU % printed on the last line.
+    pub final_gc_pct: u16,
+    /// Sums over the run, ms.
+    pub cpu_ms: CpuMs,
+    pub clock_ms: ClockMs,
+    /// All GC CPU (`/cpu/classes/gc/total`), and that minus idle marking (compulsory), ms.
+    pub gc_cpu_ms: f64,
+    pub compulsory_cpu_ms: f64,
+    /// Per-cycle medians, ms.
+    pub per_cycle_median_ms: PerCycle,
+    /// idle / (assist + background + idle), over the run.
+    pub idle_share: Option<f64>,
+    /// STW pauses (sweep termination + mark termination), never the concurrent mark.
+    pub pause_ms: Percentiles,
+    /// Concurrent mark wall time.
+    pub mark_ms: Percentiles,
+    pub heap_live_mb: MinMax,
+    pub heap_goal_mb: Option<MinMax>,
+    /// From `GODEBUG=gctrace=2` lines, when present.
+    pub scan: Option<ScanSummary>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CpuMs {
+    pub sweep_term: f64,
+    pub assist: f64,
+    pub background: f64,
+    pub idle: f64,
+    pub mark_term: f64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClockMs {
+    pub sweep_term: f64,
+    pub mark: f64,
+    pub mark_term: f64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PerCycle {
+    pub assist: f64,
+    pub background: f64,
+    pub idle: f64,
+    pub gc_cpu: f64,
+    pub compulsory_cpu: f64,
+}
+
+/// hdrhistogram percentiles (`SIGFIG` significant digits) with the exact maximum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Percentiles {
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct MinMax {
+    pub min: u64,
+    pub max: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScanSummary {
+    /// `green_tea` when the span counters are present, `legacy` when only objects are.
+    pub collector: &'static str,
+    pub cycles_with_scan: usize,
+    pub objects: u64,
+    /// Green Tea: objects scanned per span (page) visit, (A+B+C)/(A+S+D), over the run.
+    pub objects_per_span_visit: Option<f64>,
+    pub span_visits: Option<u64>,
+    /// Share of objects scanned by the dense (SIMD) kernel.
+    pub dense_share: Option<f64>,
+    /// Per size class (bytes; 0 = large objects): objects and objects per span visit.
+    pub classes: Vec<ClassScan>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassScan {
+    pub class: u32,
+    pub objects: u64,
+    pub objects_per_span_visit: Option<f64>,
+}
+
+impl RunSummary {
+    /// `None` for a run without cycles.
+    pub fn of(run: &Run) -> Option<RunSummary> {
+        run.stats.summary(run.first_line, run.restart)
+    }
+
+    /// Mean compulsory GC CPU per cycle, ms.
+    pub fn compulsory_ms_per_cycle(&self) -> f64 {
+        self.compulsory_cpu_ms / self.cycles as f64
+    }
+}
+
+/// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
+/// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
+/// themselves on a huge file. About 40 bytes a cycle (the per-cycle values medians need).
+#[derive(Debug, Clone, Default)]
+pub struct RunStats {
+    format: &'static str,
+    n: usize,
+    forced: usize,
+    procs: u32,
+    first: (u32, u64),
+    last: (u32, u64, u16),
+    cpu: [u64; 5],
+    clock: [u64; 3],
+    gc_cpu: u64,
+    /// assist, background, idle, GC CPU, compulsory CPU, pause, mark wall per cycle, ns.
+    /// (Histograms are built from these when a summary is asked for: a log of thousands of
+    /// short runs would otherwise hold thousands of histograms.)
+    per: [Vec<u64>; 7],
+    pause_max: u64,
+    mark_max: u64,
+    live: Option<(u64, u64)>,
+    goal: Option<(u64, u64)>,
+    scan: ScanAcc,
+}
+
+#[derive(Debug, Clone, Default)]
+struct ScanAcc {
+    cycles: usize,
+    last_cycle: Option<u32>,
+    objects: u64,
+    green_tea: Option<GreenTeaCounts>,
+    classes: BTreeMap<u32, (u64, Option<GreenTeaCounts>)>,
+}
+
+fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
+    Some(r.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
+}
+
+impl RunStats {
+    pub fn cycles(&self) -> usize {
+        self.n
+    }
+
+    pub fn push(&mut self, c: &Cycle) {
+        if self.n == 0 {
+            self.format = format_name(c);
+            self.first = (c.num, c.at);
+        }
+        self.n += 1;
+        self.forced += usize::from(c.forced);
+        self.procs = self.procs.max(c.procs);
+        self.last = (c.num, c.at, c.cum_pct);
+        let parts = [
+            c.cpu.sweep_term,
+            c.cpu.assist,
+            c.cpu.background,
+            c.cpu.idle,
+            c.cpu.mark_term,
+        ];
+        for (sum, v) in self.cpu.iter_mut().zip(parts) {
+            *sum += v;
+        }
+        self.clock[0] += c.clock.sweep_term;
+        self.clock[1] += c.mark_wall();
+        self.clock[2] += c.clock.mark_term;
+        let total = c.gc_cpu();
+        self.gc_cpu += total;
+        for (v, x) in self.per.iter_mut().zip([
+            c.cpu.assist,
+            c.cpu.background,
+            c.cpu.idle,
+            total,
+            total - c.cpu.idle,
+            c.pause(),
+            c.mark_wall(),
+        ]) {
+            v.push(x);
+        }
+        self.pause_max = self.pause_max.max(c.pause());
+        self.mark_max = self.mark_max.max(c.mark_wall());
+        self.live = widen(self.live, c.heap_live >> 20);
+        if let Some(g) = c.goal {
+            self.goal = widen(self.goal, g >> 20);
+        }
+    }
+
+    /// A `scan:` line of the run's last cycle.
+    pub fn push_scan(&mut self, line: &ScanLine) {
+        let acc = &mut self.scan;
+        if acc.last_cycle != Some(self.last.0) {
+            acc.last_cycle = Some(self.last.0);
+            acc.cycles += 1;
+        }
+        match line.class {
+            None => {
+                acc.objects += line.counts.objs;
+                if let Some(g) = line.counts.green_tea {
+                    add(acc.green_tea.get_or_insert_with(Default::default), &g);
+                }
+            }
+            Some(class) => {
+                let e = acc.classes.entry(class).or_default();
+                e.0 += line.counts.objs;
+                if let Some(g) = line.counts.green_tea {
+                    add(e.1.get_or_insert_with(Default::default), &g);
+                }
+            }
+        }
+    }
+
+    pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n;
+        let (cpu, clock) = (&self.cpu, &self.clock);
+        let med = |i: usize| median_u64(&mut self.per[i].clone()).unwrap_or(0.0) / 1e6;
+        let mark_cpu = cpu[1] + cpu[2] + cpu[3];
+        let span = self.last.1.saturating_sub(self.first.1);
+        let (live_min, live_max) = self.live.unwrap_or_default();
+        Some(RunSummary {
+            format: self.format,
+            first_line,
+            restart,
+            procs: self.procs,
+            cycles: n,
+            forced: self.forced,
+            first_cycle: self.first.0,
+            last_cycle: self.last.0,
+            start_s: self.first.1 as f64 / 1e9,
+            end_s: self.last.1 as f64 / 1e9,
+            cycles_per_s: (n > 1 && span > 0).then(|| (n - 1) as f64 / (span as f64 / 1e9)),
+            final_gc_pct: self.last.2,
+            cpu_ms: CpuMs {
+                sweep_term: ms(cpu[0]),
+                assist: ms(cpu[1]),
+                background: ms(cpu[2]),
+                idle: ms(cpu[3]),
+                mark_term: ms(cpu[4]),
+            },
+            clock_ms: ClockMs {
+                sweep_term: ms(clock[0]),
+                mark: ms(clock[1]),
+                mark_term: ms(clock[2]),
+            },
+            gc_cpu_ms: ms(self.gc_cpu),
+            compulsory_cpu_ms: ms(self.gc_cpu - cpu[3]),
+            per_cycle_median_ms: PerCycle {
+                assist: med(0),
+                background: med(1),
+                idle: med(2),
+                gc_cpu: med(3),
+                compulsory_cpu: med(4),
+            },
+            idle_share: (mark_cpu > 0).then(|| cpu[3] as f64 / mark_cpu as f64),
+            pause_ms: percentiles_of(&self.per[5], self.pause_max),
+            mark_ms: percentiles_of(&self.per[6], self.mark_max),
+            heap_live_mb: MinMax {
+                min: live_min,
+                max: live_max,
+            },
+            heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
+            scan: self.scan_summary(),
+        })
+    }
+
+    fn scan_summary(&self) -> Option<ScanSummary> {
+        let acc = &self.scan;
+        if acc.cycles == 0 {
+            return None;
+        }
+        let objects = acc.objects;
+        Some(ScanSummary {
+            collector: if acc.green_tea.is_some() {
+                "green_tea"
+            } else {
+                "legacy"
+            },
+            cycles_with_scan: acc.cycles,
+            objects,
+            objects_per_span_visit: acc.green_tea.and_then(|g| g.density()),
+            span_visits: acc.green_tea.map(|g| g.visits()),
+            dense_share: acc
+                .green_tea
+                .filter(|_| objects > 0)
+                .map(|g| g.span_objs_dense as f64 / objects as f64),
+            classes: acc
+                .classes
+                .iter()
+                .map(|(&class, &(objects, g))| ClassScan {
+                    class,
+                    objects,
+                    objects_per_span_visit: g.and_then(|g| g.density()),
+                })
+                .collect(),
+        })
+    }
+}
+
+/// An hdrhistogram of ns values, recorded in µs (the text's resolution) with `SIGFIG` digits.
+pub fn histogram(values_ns: &[u64]) -> Histogram<u64> {
+    // `new` fails only for sigfig > 5.
+    let mut h = Histogram::<u64>::new(SIGFIG).unwrap_or_else(|_| unreachable!("valid sigfig"));
+    for v in values_ns {
+        let _ = h.record(v / 1000);
+    }
+    h
+}
+
+/// Summaries of many runs, on all cores when there are many (a large log of short processes
+/// has thousands of runs). Order is kept.
+pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads < 2 || runs.len() < 256 {
+        return runs.iter().filter_map(RunSummary::of).collect();
+    }
+    let per = runs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = runs
+            .chunks(per)
+            .map(|part| {
+                scope.spawn(move || part.iter().filter_map(RunSummary::of).collect::<Vec<_>>())
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+/// The same figures as `percentiles(&histogram(values))`, without building and walking a
+/// histogram: the value at each rank is selected in O(n) and reported as hdrhistogram's
+/// bucket edge for it. A log of thousands of short runs spent most of its summary time
+/// walking thousands of histograms.
+pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
+    if values_ns.is_empty() {
+        return Percentiles::default();
+    }
+    let buckets = histogram(&[]);
+    let mut us: Vec<u64> = values_ns.iter().map(|v| v / 1000).collect();
+    let n = us.len();
+    let mut at = |q: f64| {
+        let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
+        let (_, v, _) = us.select_nth_unstable(rank - 1);
+        ms((buckets.highest_equivalent(*v) * 1000).min(max_ns))
+    };
+    Percentiles {
+        p50: at(0.5),
+        p90: at(0.9),
+        p99: at(0.99),
+        max: ms(max_ns),
+    }
+}
+
+/// p50/p90/p99 of a histogram of µs values, in one walk over its buckets, and the exact
+/// maximum (ns).
+pub fn percentiles(h: &Histogram<u64>, max_ns: u64) -> Percentiles {
+    const QS: [f64; 3] = [0.5, 0.9, 0.99];
+    let mut out = [0u64; 3];
+    let total = h.len();
+    if total == 0 {
+        return Percentiles::default();
+    }
+    // The same rank rule as `value_at_quantile`: the first value whose cumulative count
+    // reaches ceil(q * n).
+    let ranks = QS.map(|q| ((q * total as f64).ceil() as u64).max(1));
+    let (mut next, mut seen) = (0, 0u64);
+    for v in h.iter_recorded() {
+        seen += v.count_at_value();
+        while next < 3 && seen >= ranks[next] {
+            out[next] = h.highest_equivalent(v.value_iterated_to());
+            next += 1;
+        }
+        if next == 3 {
+            break;
+        }
+    }
+    // The histogram's bucket edge is never reported above the exact maximum.
+    let q = |us: u64| ms((us * 1000).min(max_ns));
+    Percentiles {
+        p50: q(out[0]),
+        p90: q(out[1]),
+        p99: q(out[2]),
+        max: ms(max_ns),
+    }
+}
+
+fn format_name(c: &Cycle) -> &'static str {
+    if c.lab.is_some() {
+        "gcscope lab"
+    } else if c.go15.is_some() && c.goal.is_none() {
+        "Go 1.5, early (5 phases, no goal)"
+    } else if c.go15.is_some() {
+        "Go 1.5 (5 phases)"
+    } else if c.stacks.is_some() || c.globals.is_some() {
+        "Go 1.18+ (stacks, globals)"
+    } else {
+        "Go 1.6-1.17"
+    }
+}
+
+fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
+    sum.sparse_objs += g.sparse_objs;
+    sum.span_objs_sparse += g.span_objs_sparse;
+    sum.span_objs_dense += g.span_objs_dense;
+    sum.spans_sparse += g.spans_sparse;
+    sum.spans_dense += g.spans_dense;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selected_percentiles_equal_the_histogram_walk() {
+        // A spread of values from 0 to seconds, with repeats, as pauses and marks have.
+        let mut x: u64 = 12345;
+        for n in [1usize, 2, 3, 10, 99, 100, 101, 1000, 5000] {
+            let values: Vec<u64> = (0..n)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((x >> 33) % 2_000_000_000) >> ((x >> 20) % 24)
+                })
+                .collect();
+            let max = values.iter().copied().max().unwrap();
+            let walked = percentiles(&histogram(&values), max);
+            let h = histogram(&values);
+            assert_eq!(percentiles_of(&values, max), walked, "n={n}");
+            // And both are hdrhistogram's own answer.
+            let q = |p| ms((h.value_at_quantile(p) * 1000).min(max));
+            assert_eq!(
+                (walked.p50, walked.p90, walked.p99),
+                (q(0.5), q(0.9), q(0.99)),
+                "n={n}"
+            );
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The state one source's events build: runs of cycles, program output, notes and problems.
+//!
+//! The headless commands and the dashboard both read this; only `apply` changes it.
+
+use crate::cycle::{Cycle, ScanStats};
+use crate::event::Event;
+use crate::stats::summary::RunStats;
+use crate::trace::parse::NoteKind;
+
+#[derive(Debug, Default, Clone)]
+pub struct Timeline {
+    /// When false, cycles only feed the runs' running statistics and are not kept (a summary
+    /// of a huge file needs no per-cycle records).
+    pub drop_cycles: bool,
+    pub runs: Vec<Run>,
+    pub output: Vec<TextLine>,
+    pub notes: Vec<Note>,
+    pub problems: Vec<Problem>,
+    /// Set when the source has ended; `Some(error)` if it ended badly.
+    pub ended: Option<Option<String>>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Run {
+    pub cycles: Vec<Cycle>,
+    pub stats: RunStats,
+    pub first_line: u64,
+    /// `(new, previous)` cycle numbers when this run began because the counter restarted.
+    pub restart: Option<(u32, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextLine {
+    pub line: u64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub line: u64,
+    pub kind: NoteKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub line: u64,
+    pub reason: String,
+}
+
+impl Timeline {
+    pub fn apply(&mut self, ev: Event) {
+        match ev {
+            Event::RunStart { run, line, restart } => {
+                debug_assert_eq!(run, self.runs.len());
+                self.runs.push(Run {
+                    first_line: line,
+                    restart,
+                    ..Run::default()
+                });
+            }
+            Event::Cycle { run, cycle } => {
+                if let Some(r) = self.runs.get_mut(run) {
+                    // The previous cycle's scan: lines are complete now; trim their growth
+                    // headroom (gctrace=2 logs carry ~20 classes a cycle).
+                    if let Some(scan) = r.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                        scan.classes.shrink_to_fit();
+                    }
+                    r.stats.push(&cycle);
+                    if !self.drop_cycles {
+                        r.cycles.push(*cycle);
+                    }
+                }
+            }
+            Event::Scan { run, line, scan } => {
+                if let Some(r) = self.runs.get_mut(run) {
+                    r.stats.push_scan(&scan);
+                }
+                let Some(cycle) = self.runs.get_mut(run).and_then(|r| r.cycles.last_mut()) else {
+                    return;
+                };
+                let stats = cycle.scan.get_or_insert_with(Box::<ScanStats>::default);
+                match scan.class {
+                    None if stats.total.objs == 0 && stats.total.green_tea.is_none() => {
+                        stats.total = scan.counts
+                    }
+                    None => self.problems.push(Problem {
+                        line,
+                        reason: format!("second scan: total line for gc {}", cycle.num),
+                    }),
+                    Some(class) => stats.classes.push((class, scan.counts)),
+                }
+            }
+            Event::Output { line, text } => self.output.push(TextLine { line, text }),
+            Event::Note { line, kind, text } => self.notes.push(Note { line, kind, text }),
+            Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
+            Event::End { error } => self.ended = Some(error),
+        }
+    }
+
+    pub fn cycle_count(&self) -> usize {
+        self.runs.iter().map(|r| r.stats.cycles()).sum()
+    }
+
+    pub fn note_count(&self, kind: NoteKind) -> usize {
+        self.notes.iter().filter(|n| n.kind == kind).count()
+    }
+}

@@ -1,0 +1,133 @@
+//! Cycle -> gctrace line, digit for digit as the Go runtime prints it (`fmtNSAsMS`, `>>20`).
+//!
+//! The lab prints its cycles with this, and the dashboard shows a cycle's line with it; the
+//! round trip with `parse.rs` is a property test.
+
+use crate::cycle::{Cycle, Ns};
+use std::fmt::Write;
+
+/// The runtime's `fmtNSAsMS`: whole ms from 10 ms up, otherwise two significant digits with
+/// at most three decimals, `0` below 1 µs.
+pub fn ms(ns: Ns) -> String {
+    if ns >= 10_000_000 {
+        return (ns / 1_000_000).to_string();
+    }
+    let mut x = ns / 1_000;
+    if x == 0 {
+        return "0".into();
+    }
+    let mut dec = 3;
+    while x >= 100 {
+        x /= 10;
+        dec -= 1;
+    }
+    itoa_div(x, dec)
+}
+
+/// `val / 10^dec` with exactly `dec` decimals (the runtime's `itoaDiv`).
+fn itoa_div(val: u64, dec: u32) -> String {
+    if dec == 0 {
+        return val.to_string();
+    }
+    let p = 10u64.pow(dec);
+    format!("{}.{:0width$}", val / p, val % p, width = dec as usize)
+}
+
+/// The Go-format line for a cycle (without newline).
+pub fn line(c: &Cycle) -> String {
+    let mut s = String::with_capacity(160);
+    let _ = write!(
+        s,
+        "gc {} @{}s {}%",
+        c.num,
+        itoa_div(c.at / 1_000_000, 3),
+        c.cum_pct
+    );
+    if c.leak_check {
+        s.push_str(" (checking for goroutine leaks)");
+    }
+    s.push_str(": ");
+    let clock: Vec<Ns> = match c.go15.as_deref() {
+        Some(g) => vec![
+            c.clock.sweep_term,
+            g.clock_scan,
+            g.clock_install_wb,
+            c.clock.mark,
+            c.clock.mark_term,
+        ],
+        None => vec![c.clock.sweep_term, c.clock.mark, c.clock.mark_term],
+    };
+    let clock: Vec<String> = clock.into_iter().map(ms).collect();
+    s.push_str(&clock.join("+"));
+    s.push_str(" ms clock, ");
+    s.push_str(&ms(c.cpu.sweep_term));
+    if let Some(g) = c.go15.as_deref() {
+        let _ = write!(s, "+{}+{}", ms(g.cpu_scan), ms(g.cpu_install_wb));
+    }
+    let _ = write!(
+        s,
+        "+{}/{}/{}+{} ms cpu, {}->{}->{} MB",
+        ms(c.cpu.assist),
+        ms(c.cpu.background),
+        ms(c.cpu.idle),
+        ms(c.cpu.mark_term),
+        c.heap_start >> 20,
+        c.heap_end >> 20,
+        c.heap_live >> 20
+    );
+    if let Some(goal) = c.goal {
+        let _ = write!(s, ", {} MB goal", goal >> 20);
+    }
+    if let Some(stacks) = c.stacks {
+        let _ = write!(s, ", {} MB stacks", stacks >> 20);
+    }
+    if let Some(globals) = c.globals {
+        let _ = write!(s, ", {} MB globals", globals >> 20);
+    }
+    let _ = write!(s, ", {} P", c.procs);
+    if c.forced {
+        s.push_str(" (forced)");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::parse::{parse_line, Line};
+
+    #[test]
+    fn fmt_ns_as_ms_like_the_runtime() {
+        for (ns, text) in [
+            (0, "0"),
+            (999, "0"),
+            (1_000, "0.001"),
+            (80_000, "0.080"),
+            (94_400, "0.094"),
+            (320_000, "0.32"),
+            (6_000_000, "6.0"),
+            (9_999_999, "9.9"),
+            (10_000_000, "10"),
+            (54_700_000, "54"),
+            (2_192_000_000, "2192"),
+        ] {
+            assert_eq!(ms(ns), text, "{ns}");
+        }
+    }
+
+    #[test]
+    fn real_lines_round_trip() {
+        for l in [
+            "gc 6 @0.458s 7%: 0.080+54+0.094 ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 0 MB stacks, 0 MB globals, 4 P",
+            "gc 1 @3.842s 0%: 0.029+0.31+0.005 ms clock, 0.46+0/0.42/0.25+0.084 ms cpu, 4->4->3 MB, 5 MB goal, 16 P (forced)",
+            "gc 47 @1.101s 13%: 0.027+6.1+0.001+0.29+1.0 ms clock, 0.11+6.1+0+6.0/0.015/0.021+4.3 ms cpu, 6->7->5 MB, 7 MB goal, 4 P",
+            "gc 7 @0.639s 13% (checking for goroutine leaks): 0.065+20+0.021 ms clock, 0.13+0/6.5/17+0.042 ms cpu, 142->146->18 MB, 283 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)",
+            "gc 763 @77536.239s 1%: 0.11+2192+0.75 ms clock, 0.92+9269/4379/3243+6.0 ms cpu, 6370->6390->3298 MB, 6533 MB goal, 8 P",
+        ] {
+            let Line::Cycle { cycle, .. } = parse_line(l.as_bytes()) else {
+                panic!("{l}")
+            };
+            assert_eq!(line(&cycle), l);
+        }
+    }
+}

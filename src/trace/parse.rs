@@ -1,0 +1,888 @@
+//! One physical line of gctrace text -> what it is.
+//!
+//! Hand-written over bytes rather than a regex: it is several times faster on a large trace, it
+//! reports *where* a broken line stops making sense, and the same prefix parser tells the reader
+//! where a gc line was cut by another write (see `reader.rs`). The grammar and its history are in
+//! `../shared/reference/gctrace-format.md` and README.md; every shape here was seen in a real log under `traces/`.
+
+use crate::cycle::{Clock, Cpu, Cycle, Go15Phases, GreenTeaCounts, Ns, ScanCounts};
+use memchr::memmem::{self, Finder};
+use std::sync::LazyLock;
+
+// Built once: constructing a searcher per line showed up in profiles of large traces.
+static GC: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gc"));
+static GC_SPACE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gc "));
+static MS_CLOCK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b" ms clock,"));
+
+/// What a line is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// A gc summary line. `before`/`after` are the byte ranges of other text on the same
+    /// physical line (a log prefix, a benchmark name the line was glued to).
+    Cycle {
+        cycle: Cycle,
+        before: std::ops::Range<usize>,
+        after: std::ops::Range<usize>,
+    },
+    /// A `GODEBUG=gctrace=2` `scan:` line; belongs to the cycle printed just before it.
+    Scan(ScanLine),
+    /// A runtime line that is not a cycle (`scvg`, `scav`, `pacer:`, `GC forced`).
+    Note(NoteKind),
+    /// Go <= 1.4's `gcN(P): ...` line: recognised, not supported.
+    OldFormat,
+    /// The middle or end of a gc line whose start is elsewhere (` ms clock,` without `gc N @`).
+    Fragment,
+    /// Starts like a gc line (`gc N @`) but does not parse.
+    Malformed(ParseError),
+    /// Anything else: the program's own output.
+    Other,
+}
+
+/// Runtime lines that are kept and counted but carry no cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NoteKind {
+    /// `scvg: ...` / `scvgN: ...` (scavenger, Go <= 1.12 style).
+    Scvg,
+    /// `scav ...` (`GODEBUG=scavtrace=1`).
+    Scav,
+    /// `pacer: ...` (`GODEBUG=gcpacertrace=1`).
+    Pacer,
+    /// `GC forced`: sysmon's 2-minute periodic GC.
+    GcForced,
+    /// A gc line that other output had split in two, joined back together by the reader.
+    Stitched,
+}
+
+impl NoteKind {
+    pub const ALL: [NoteKind; 5] = [
+        NoteKind::Scvg,
+        NoteKind::Scav,
+        NoteKind::Pacer,
+        NoteKind::GcForced,
+        NoteKind::Stitched,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteKind::Scvg => "scvg",
+            NoteKind::Scav => "scav",
+            NoteKind::Pacer => "pacer",
+            NoteKind::GcForced => "gc_forced",
+            NoteKind::Stitched => "stitched",
+        }
+    }
+}
+
+/// A parsed `scan:` line. `class` is `None` for `total`, `Some(0)` for large objects (`L`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanLine {
+    pub class: Option<u32>,
+    pub counts: ScanCounts,
+}
+
+/// Where and why a line stopped parsing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset in the physical line where parsing stopped.
+    pub pos: usize,
+    /// Byte offset where the gc line started.
+    pub start: usize,
+    pub expected: &'static str,
+    /// True when the line ended at `pos` (a cut-off line) rather than holding something else.
+    pub at_end: bool,
+}
+
+impl ParseError {
+    pub fn reason(&self) -> String {
+        if self.at_end {
+            format!(
+                "gc line ends early at column {}: expected {} (truncated?)",
+                self.pos + 1,
+                self.expected
+            )
+        } else {
+            format!(
+                "gc line does not parse at column {}: expected {}",
+                self.pos + 1,
+                self.expected
+            )
+        }
+    }
+}
+
+/// Classify one physical line (without its newline).
+pub fn parse_line(line: &[u8]) -> Line {
+    let line = trim_end(line);
+    // Fast path: most lines of a trace are gc lines at column 0.
+    if line.starts_with(b"gc ") {
+        if let Ok((cycle, end)) = parse_cycle(line, 0) {
+            return Line::Cycle {
+                cycle,
+                before: 0..0,
+                after: trailing(line, end),
+            };
+        }
+    }
+    let body = trim_quote(line);
+    if let Some(kind) = runtime_note(body) {
+        return kind;
+    }
+    match find_cycle(line) {
+        Found::Cycle(cycle, start, end) => Line::Cycle {
+            cycle,
+            before: 0..start,
+            after: trailing(line, end),
+        },
+        Found::Malformed(e) => Line::Malformed(e),
+        Found::Nothing => {
+            if MS_CLOCK.find(line).is_some() {
+                Line::Fragment
+            } else {
+                Line::Other
+            }
+        }
+    }
+}
+
+enum Found {
+    Cycle(Cycle, usize, usize),
+    Malformed(ParseError),
+    Nothing,
+}
+
+/// Look for a gc line anywhere in the physical line: after a timestamp, behind `> `, glued to a
+/// benchmark name.
+fn find_cycle(line: &[u8]) -> Found {
+    let mut malformed = None;
+    for start in GC.find_iter(line) {
+        if start > 0 && line[start - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        match parse_cycle(line, start) {
+            Ok((cycle, end)) => return Found::Cycle(cycle, start, end),
+            Err(e) => {
+                if malformed.is_none() && looks_like_gc(line, start) {
+                    malformed = Some(e);
+                }
+            }
+        }
+    }
+    malformed.map_or(Found::Nothing, Found::Malformed)
+}
+
+/// Offsets of `gc ` in a line, for the reader's stitching of split lines.
+pub fn gc_space_offsets(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    GC_SPACE.find_iter(line)
+}
+
+/// `gc N @` or `gc #N @`: the start of a gc line, which must then parse or be reported.
+fn looks_like_gc(line: &[u8], start: usize) -> bool {
+    let mut c = Cursor::new(line, start);
+    c.lit(b"gc").is_ok() && c.ws().is_ok() && {
+        c.opt(b"#");
+        c.int().is_ok() && c.ws().is_ok() && c.peek() == Some(b'@')
+    }
+}
+
+/// The furthest a gc line starting at `start` parses, for the reader's stitching of split lines:
+/// `Some(end)` when the text from `start` is a clean prefix of a gc line cut at `end`.
+pub fn gc_head(line: &[u8], start: usize) -> Option<usize> {
+    match parse_cycle(line, start) {
+        Ok(_) => None,
+        Err(e) => Some(e.pos),
+    }
+}
+
+/// Runtime lines other than gc lines, recognised at the start of the (unquoted) line.
+fn runtime_note(body: &[u8]) -> Option<Line> {
+    let first = *body.first()?;
+    match first {
+        b's' => {
+            if body.starts_with(b"scan: ") {
+                return Some(match parse_scan(body) {
+                    Ok(s) => Line::Scan(s),
+                    Err(e) => Line::Malformed(e),
+                });
+            }
+            if body.starts_with(b"scvg") {
+                let rest = &body[4..];
+                let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                if rest.get(digits) == Some(&b':') {
+                    return Some(Line::Note(NoteKind::Scvg));
+                }
+            }
+            if body.starts_with(b"scav ") && memmem::find(body, b" KiB work").is_some() {
+                return Some(Line::Note(NoteKind::Scav));
+            }
+            None
+        }
+        b'p' if body.starts_with(b"pacer: ") => Some(Line::Note(NoteKind::Pacer)),
+        b'G' if body == b"GC forced" => Some(Line::Note(NoteKind::GcForced)),
+        b'g' if is_old_format(body) => Some(Line::OldFormat),
+        _ => None,
+    }
+}
+
+/// Go <= 1.4: `gc24(1): 0+0+0 ms, ...`.
+fn is_old_format(body: &[u8]) -> bool {
+    let mut c = Cursor::new(body, 0);
+    c.lit(b"gc").is_ok() && c.int().is_ok() && c.lit(b"(").is_ok() && c.int().is_ok() && {
+        c.lit(b"):").is_ok()
+    }
+}
+
+fn trim_end(mut line: &[u8]) -> &[u8] {
+    while let [rest @ .., last] = line {
+        if last.is_ascii_whitespace() {
+            line = rest;
+        } else {
+            break;
+        }
+    }
+    line
+}
+
+/// Strip indentation and `>` quoting.
+fn trim_quote(mut line: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = line {
+        if first.is_ascii_whitespace() || *first == b'>' {
+            line = rest;
+        } else {
+            break;
+        }
+    }
+    line
+}
+
+fn trailing(line: &[u8], end: usize) -> std::ops::Range<usize> {
+    if line[end..].iter().all(|b| b.is_ascii_whitespace()) {
+        line.len()..line.len()
+    } else {
+        end..line.len()
+    }
+}
+
+/// Parse a gc line starting at byte `start`; returns the cycle and the byte offset after it.
+pub fn parse_cycle(line: &[u8], start: usize) -> Result<(Cycle, usize), ParseError> {
+    let mut c = Cursor::new(line, start);
+    let mut cy = Cycle::default();
+    c.lit(b"gc")?;
+    c.ws()?;
+    c.opt(b"#");
+    cy.num = c.int_as("the cycle number")?;
+    c.ws()?;
+    c.lit(b"@")?;
+    cy.at = c.decimal(9, "the start time in seconds")?;
+    c.lit(b"s")?;
+    c.ws()?;
+    cy.cum_pct = c.int_as("the GC CPU percentage")?;
+    c.lit(b"%")?;
+    c.skip_ws();
+    if c.opt(b"(checking for goroutine leaks)") {
+        cy.leak_check = true;
+    }
+    c.lit(b":")?;
+    c.ws()?;
+
+    let (clock, n_clock) = c.ms_list(b'+', "a wall-clock phase in ms")?;
+    c.ws()?;
+    c.lit(b"ms clock,")?;
+    c.ws()?;
+    let (pre, n_pre, mark, post) = c.cpu_fields()?;
+    c.ws()?;
+    c.lit(b"ms cpu,")?;
+    c.ws()?;
+    match (&clock[..n_clock], &pre[..n_pre], post) {
+        ([sweep, mark_clock, term], [sweep_cpu], term_cpu) => {
+            cy.clock = Clock {
+                sweep_term: *sweep,
+                mark: *mark_clock,
+                mark_term: *term,
+            };
+            cy.cpu = Cpu {
+                sweep_term: *sweep_cpu,
+                assist: mark[0],
+                background: mark[1],
+                idle: mark[2],
+                mark_term: term_cpu,
+            };
+        }
+        // Go 1.5: sweep term, scan, install write barrier, mark, mark term.
+        ([sweep, scan, wb, mark_clock, term], [sweep_cpu, scan_cpu, wb_cpu], term_cpu) => {
+            cy.clock = Clock {
+                sweep_term: *sweep,
+                mark: *mark_clock,
+                mark_term: *term,
+            };
+            cy.cpu = Cpu {
+                sweep_term: *sweep_cpu,
+                assist: mark[0],
+                background: mark[1],
+                idle: mark[2],
+                mark_term: term_cpu,
+            };
+            cy.go15 = Some(Box::new(Go15Phases {
+                clock_scan: *scan,
+                clock_install_wb: *wb,
+                cpu_scan: *scan_cpu,
+                cpu_install_wb: *wb_cpu,
+            }));
+        }
+        _ => {
+            return Err(c.error_at(
+                start,
+                "3 clock and 5 cpu values (Go 1.6+) or 5 and 7 (Go 1.5)",
+            ))
+        }
+    }
+
+    cy.heap_start = c.mb("the heap size at GC start")?;
+    c.lit(b"->")?;
+    cy.heap_end = c.mb("the heap size at GC end")?;
+    c.lit(b"->")?;
+    cy.heap_live = c.mb("the marked heap size")?;
+    c.ws()?;
+    c.lit(b"MB")?;
+    // `, N MB goal`, `, N MB stacks`, `, N MB globals` (in any order), then `, N P`.
+    loop {
+        c.lit(b",")?;
+        c.ws()?;
+        let n: u64 = c.int_as("a number")?;
+        c.skip_ws();
+        if c.opt(b"P") {
+            cy.procs = u32::try_from(n).map_err(|_| c.err("a P count below 2^32"))?;
+            break;
+        }
+        c.lit(b"MB")?;
+        c.ws()?;
+        let bytes = n
+            .checked_mul(1 << 20)
+            .ok_or_else(|| c.err("a size below 2^44 MB"))?;
+        if c.opt(b"goal") {
+            cy.goal = Some(bytes);
+        } else if c.opt(b"stacks") {
+            cy.stacks = Some(bytes);
+        } else if c.opt(b"globals") {
+            cy.globals = Some(bytes);
+        } else {
+            return Err(c.err("`goal`, `stacks` or `globals`"));
+        }
+    }
+    let end = c.pos;
+    let mut after = Cursor::new(line, end);
+    after.skip_ws();
+    if after.opt(b"(forced)") {
+        cy.forced = true;
+        return Ok((cy, after.pos));
+    }
+    Ok((cy, end))
+}
+
+/// `scan: total A+B+C=T objs, S+D=N spans`, `scan: class 16B ...`, `scan: total N objs`.
+fn parse_scan(body: &[u8]) -> Result<ScanLine, ParseError> {
+    let mut c = Cursor::new(body, 0);
+    c.lit(b"scan:")?;
+    c.ws()?;
+    let class = if c.opt(b"total") {
+        None
+    } else {
+        c.lit(b"class")?;
+        c.ws()?;
+        if c.opt(b"L") {
+            Some(0)
+        } else {
+            let size = c.int_as("a size class")?;
+            c.lit(b"B")?;
+            Some(size)
+        }
+    };
+    c.ws()?;
+    let first: u64 = c.int_as("an object count")?;
+    let counts = if c.opt(b"+") {
+        let span_objs_sparse = c.int_as("an object count")?;
+        c.lit(b"+")?;
+        let span_objs_dense = c.int_as("an object count")?;
+        c.lit(b"=")?;
+        let objs: u64 = c.int_as("an object total")?;
+        c.ws()?;
+        c.lit(b"objs,")?;
+        c.ws()?;
+        let spans_sparse = c.int_as("a span count")?;
+        c.lit(b"+")?;
+        let spans_dense = c.int_as("a span count")?;
+        c.lit(b"=")?;
+        let spans: u64 = c.int_as("a span total")?;
+        c.ws()?;
+        c.lit(b"spans")?;
+        let g = GreenTeaCounts {
+            sparse_objs: first,
+            span_objs_sparse,
+            span_objs_dense,
+            spans_sparse,
+            spans_dense,
+        };
+        let sum_objs = first
+            .checked_add(span_objs_sparse)
+            .and_then(|s| s.checked_add(span_objs_dense));
+        let sum_spans = spans_sparse.checked_add(spans_dense);
+        if sum_objs != Some(objs) || sum_spans != Some(spans) {
+            return Err(c.error_at(0, "counters that add up to their totals"));
+        }
+        ScanCounts {
+            objs,
+            green_tea: Some(g),
+        }
+    } else {
+        c.ws()?;
+        c.lit(b"objs")?;
+        ScanCounts {
+            objs: first,
+            green_tea: None,
+        }
+    };
+    Ok(ScanLine { class, counts })
+}
+
+/// A byte cursor with the few primitives the grammar needs.
+struct Cursor<'a> {
+    s: &'a [u8],
+    pos: usize,
+    start: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(s: &'a [u8], pos: usize) -> Self {
+        Cursor { s, pos, start: pos }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn err(&self, expected: &'static str) -> ParseError {
+        ParseError {
+            pos: self.pos,
+            start: self.start,
+            expected,
+            at_end: self.pos >= self.s.len(),
+        }
+    }
+
+    fn error_at(&self, pos: usize, expected: &'static str) -> ParseError {
+        ParseError {
+            pos,
+            start: self.start,
+            expected,
+            at_end: false,
+        }
+    }
+
+    #[inline]
+    fn lit(&mut self, lit: &'static [u8]) -> Result<(), ParseError> {
+        if self.opt(lit) {
+            Ok(())
+        } else {
+            Err(self.err(lit_name(lit)))
+        }
+    }
+
+    #[inline]
+    fn opt(&mut self, lit: &[u8]) -> bool {
+        if self.s[self.pos.min(self.s.len())..].starts_with(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// One or more blanks.
+    #[inline]
+    fn ws(&mut self) -> Result<(), ParseError> {
+        if self.skip_ws() == 0 {
+            Err(self.err("a space"))
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) -> usize {
+        let from = self.pos;
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.pos += 1;
+        }
+        self.pos - from
+    }
+
+    fn int(&mut self) -> Result<u64, ParseError> {
+        self.int_as("a number")
+    }
+
+    #[inline]
+    fn int_as<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ParseError> {
+        let from = self.pos;
+        let mut v: u64 = 0;
+        while let Some(d @ b'0'..=b'9') = self.peek() {
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(d - b'0')))
+                .ok_or_else(|| self.err(what))?;
+            self.pos += 1;
+        }
+        if self.pos == from {
+            return Err(self.err(what));
+        }
+        T::try_from(v).map_err(|_| ParseError {
+            pos: from,
+            ..self.err(what)
+        })
+    }
+
+    /// A decimal number scaled by 10^`scale` exactly: `0.458` with scale 9 is 458_000_000.
+    /// Digits beyond `scale` decimals are dropped (they are below the unit).
+    #[inline]
+    fn decimal(&mut self, scale: u32, what: &'static str) -> Result<u64, ParseError> {
+        const POW10: [u64; 10] = [
+            1,
+            10,
+            100,
+            1_000,
+            10_000,
+            100_000,
+            1_000_000,
+            10_000_000,
+            100_000_000,
+            1_000_000_000,
+        ];
+        let scale = scale.min(9) as usize;
+        let whole: u64 = self.int_as(what)?;
+        let mut value = whole
+            .checked_mul(POW10[scale])
+            .ok_or_else(|| self.err(what))?;
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            // Accumulate the kept digits, then scale once (no division per digit).
+            let (mut frac, mut kept, mut any) = (0u64, 0usize, false);
+            while let Some(d @ b'0'..=b'9') = self.peek() {
+                if kept < scale {
+                    frac = frac * 10 + u64::from(d - b'0');
+                    kept += 1;
+                }
+                any = true;
+                self.pos += 1;
+            }
+            if !any {
+                return Err(self.err(what));
+            }
+            value += frac * POW10[scale - kept];
+        }
+        Ok(value)
+    }
+
+    /// Milliseconds as printed by the runtime's `fmtNSAsMS`, to ns.
+    #[inline]
+    fn ms(&mut self, what: &'static str) -> Result<Ns, ParseError> {
+        self.decimal(6, what)
+    }
+
+    /// `a+b+c` (1 to 5 values): the values and how many there were.
+    fn ms_list(&mut self, sep: u8, what: &'static str) -> Result<([Ns; 5], usize), ParseError> {
+        let mut v = [0; 5];
+        v[0] = self.ms(what)?;
+        let mut n = 1;
+        while self.peek() == Some(sep) && n < 5 {
+            self.pos += 1;
+            v[n] = self.ms(what)?;
+            n += 1;
+        }
+        Ok((v, n))
+    }
+
+    /// `pre+...+pre+assist/background/idle+post`: the STW and scan terms before the mark
+    /// triple, the triple, and the mark-termination term.
+    #[allow(clippy::type_complexity)]
+    fn cpu_fields(&mut self) -> Result<([Ns; 3], usize, [Ns; 3], Ns), ParseError> {
+        const WHAT: &str = "a CPU time in ms";
+        let mut pre = [self.ms(WHAT)?, 0, 0];
+        let mut n = 1;
+        self.lit(b"+")?;
+        let mut assist = self.ms(WHAT)?;
+        while self.peek() == Some(b'+') && n < 3 {
+            self.pos += 1;
+            pre[n] = assist;
+            n += 1;
+            assist = self.ms(WHAT)?;
+        }
+        self.lit(b"/")?;
+        let background = self.ms(WHAT)?;
+        self.lit(b"/")?;
+        let idle = self.ms(WHAT)?;
+        self.lit(b"+")?;
+        let post = self.ms(WHAT)?;
+        Ok((pre, n, [assist, background, idle], post))
+    }
+
+    #[inline]
+    fn mb(&mut self, what: &'static str) -> Result<u64, ParseError> {
+        let n: u64 = self.int_as(what)?;
+        n.checked_mul(1 << 20)
+            .ok_or_else(|| self.err("a size below 2^44 MB"))
+    }
+}
+
+fn lit_name(lit: &[u8]) -> &'static str {
+    match lit {
+        b"gc" => "`gc`",
+        b"@" => "`@` and the start time",
+        b"s" => "`s` after the start time",
+        b"%" => "`%` after the GC CPU percentage",
+        b":" => "`:` after the percentage",
+        b"ms clock," => "`ms clock,`",
+        b"ms cpu," => "`ms cpu,`",
+        b"+" => "`+` between CPU times",
+        b"/" => "`/` between assist, background and idle CPU",
+        b"->" => "`->` between heap sizes",
+        b"MB" => "`MB`",
+        b"," => "`,` and the next field",
+        b"scan:" => "`scan:`",
+        b"class" => "`total` or `class`",
+        b"B" => "`B` after the size class",
+        b"objs" => "`objs`",
+        b"objs," => "`objs,`",
+        b"=" => "`=` and a total",
+        b"spans" => "`spans`",
+        b"(" | b"):" => "`(P):`",
+        _ => "more text",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cycle(line: &str) -> Cycle {
+        match parse_line(line.as_bytes()) {
+            Line::Cycle { cycle, .. } => cycle,
+            other => panic!("not a cycle: {other:?}"),
+        }
+    }
+
+    const MS: u64 = 1_000_000;
+    const MB: u64 = 1 << 20;
+
+    #[test]
+    fn go_1_18_plus_line() {
+        let c = cycle("gc 6 @0.458s 7%: 0.080+54+0.094 ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 0 MB stacks, 0 MB globals, 4 P");
+        assert_eq!(c.num, 6);
+        assert_eq!(c.at, 458 * MS);
+        assert_eq!(c.cum_pct, 7);
+        assert_eq!(c.clock.sweep_term, 80_000);
+        assert_eq!(c.clock.mark, 54 * MS);
+        assert_eq!(c.clock.mark_term, 94_000);
+        assert_eq!(c.cpu.sweep_term, 320_000);
+        assert_eq!(c.cpu.assist, 98_000);
+        assert_eq!(c.cpu.background, 53 * MS);
+        assert_eq!(c.cpu.idle, 103 * MS);
+        assert_eq!(c.cpu.mark_term, 370_000);
+        assert_eq!(
+            (c.heap_start, c.heap_end, c.heap_live),
+            (98 * MB, 105 * MB, 103 * MB)
+        );
+        assert_eq!(c.goal, Some(114 * MB));
+        assert_eq!(c.stacks, Some(0));
+        assert_eq!(c.globals, Some(0));
+        assert_eq!(c.procs, 4);
+        assert!(!c.forced && !c.leak_check && c.go15.is_none());
+    }
+
+    #[test]
+    fn exact_decimal_values() {
+        let c = cycle("gc 1 @0.001s 3%: 0.29+0.10+0.001 ms clock, 0.30+0/0.27/0.047+0.18 ms cpu, 1->1->1 MB, 4 MB goal, 12 P");
+        assert_eq!(c.clock.sweep_term, 290_000, "0.29 ms is exactly 290 µs");
+        assert_eq!(c.clock.mark_term, 1_000);
+        assert_eq!(c.cpu.idle, 47_000);
+        assert_eq!(c.at, MS);
+        assert_eq!((c.stacks, c.globals), (None, None));
+    }
+
+    #[test]
+    fn go_1_6_to_1_17_line_and_forced() {
+        let c = cycle("gc 1 @3.842s 0%: 0.029+0.31+0.005 ms clock, 0.46+0/0.42/0.25+0.084 ms cpu, 4->4->3 MB, 5 MB goal, 16 P (forced)");
+        assert!(c.forced);
+        assert_eq!(c.procs, 16);
+        assert_eq!(c.goal, Some(5 * MB));
+        assert_eq!(c.stacks, None);
+    }
+
+    #[test]
+    fn go_1_5_five_phases() {
+        let c = cycle("gc 47 @1.101s 13%: 0.027+6.1+0.001+0.29+1.0 ms clock, 0.11+6.1+0+6.0/0.015/0.021+4.3 ms cpu, 6->7->5 MB, 7 MB goal, 4 P");
+        assert_eq!(c.clock.sweep_term, 27_000);
+        assert_eq!(c.clock.mark, 290_000);
+        assert_eq!(c.clock.mark_term, MS);
+        let g = c.go15.as_deref().copied().unwrap();
+        assert_eq!(
+            (
+                g.clock_scan,
+                g.clock_install_wb,
+                g.cpu_scan,
+                g.cpu_install_wb
+            ),
+            (6_100_000, 1_000, 6_100_000, 0)
+        );
+        assert_eq!(c.cpu.assist, 6 * MS);
+        assert_eq!(c.cpu.background, 15_000);
+        assert_eq!(c.cpu.idle, 21_000);
+        assert_eq!(c.cpu.mark_term, 4_300_000);
+        assert_eq!(c.pause(), 1_027_000);
+        assert_eq!(c.mark_wall(), 6_100_000 + 1_000 + 290_000);
+    }
+
+    #[test]
+    fn go_1_5_hash_number_and_no_goal() {
+        let c = cycle("gc #12 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P");
+        assert_eq!(c.num, 12);
+        assert_eq!(c.goal, None);
+        assert_eq!(c.procs, 4);
+    }
+
+    #[test]
+    fn leak_check_marker() {
+        let c = cycle("gc 7 @0.639s 13% (checking for goroutine leaks): 0.065+20+0.021 ms clock, 0.13+0/6.5/17+0.042 ms cpu, 142->146->18 MB, 283 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)");
+        assert!(c.leak_check && c.forced);
+        assert_eq!(c.heap_live, 18 * MB);
+    }
+
+    #[test]
+    fn gc_line_inside_a_physical_line() {
+        let line = "BenchmarkJSONUmarshal-12    \tgc 3 @0.002s 5%: 0.030+0.12+0.001 ms clock, 0.36+0/0.16/0.021+0.017 ms cpu, 1->1->1 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 12 P (forced)";
+        match parse_line(line.as_bytes()) {
+            Line::Cycle {
+                cycle,
+                before,
+                after,
+            } => {
+                assert_eq!(cycle.num, 3);
+                assert!(cycle.forced);
+                assert_eq!(&line[before], "BenchmarkJSONUmarshal-12    \t");
+                assert!(after.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
+        for prefixed in [
+            "2020/03/02 11:22:38 gc 1 @0.1s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P",
+            ">   gc 1 @0.1s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P",
+            "    gc 1 @0.1s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\r",
+        ] {
+            assert_eq!(cycle(prefixed).clock.mark, 990_000, "{prefixed}");
+        }
+    }
+
+    #[test]
+    fn truncated_line_is_malformed_with_position() {
+        let line = "gc 9 @10.453s 17%: 0.060+913+0.032 ms clock, 0.12+142/452/0+0.";
+        match parse_line(line.as_bytes()) {
+            Line::Malformed(e) => {
+                assert!(e.at_end);
+                assert_eq!(e.pos, line.len());
+                assert!(e.reason().contains("truncated"), "{}", e.reason());
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_line(b"gc 9 @10.453s 17%: 0.060+913+0.032 ms clock, garbage") {
+            Line::Malformed(e) => {
+                assert!(!e.at_end);
+                assert_eq!(e.pos, 45);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn program_output_is_other() {
+        for line in [
+            "",
+            "gcwork: mode=scalar go=go1.27.3 GOMAXPROCS=2 workers=2 scale=0.5",
+            "[gcwork] progress #1 t=0.027s mode=pointer done=0/0 (0.0%) goroutines=2",
+            "running gc 5 times",
+            "# command-line-arguments",
+            "PASS",
+        ] {
+            assert_eq!(parse_line(line.as_bytes()), Line::Other, "{line}");
+        }
+    }
+
+    #[test]
+    fn notes() {
+        for (line, kind) in [
+            ("scvg: 0 MB released", NoteKind::Scvg),
+            (
+                "scvg0: inuse: 49, idle: 3, sys: 52, released: 0, consumed: 52 (MB)",
+                NoteKind::Scvg,
+            ),
+            (
+                "scav 0 KiB work (bg), 0 KiB work (eager), 3448 KiB now, 99% util",
+                NoteKind::Scav,
+            ),
+            (
+                "scav 2888 KiB work, 787464 KiB total, 91% util (forced)",
+                NoteKind::Scav,
+            ),
+            (
+                "pacer: assist ratio=2.54 (scan 0 MB in 16->16 MB) workers=0+0.25",
+                NoteKind::Pacer,
+            ),
+            ("GC forced", NoteKind::GcForced),
+        ] {
+            assert_eq!(parse_line(line.as_bytes()), Line::Note(kind), "{line}");
+        }
+        assert_eq!(
+            parse_line(b"gc24(1): 0+0+0 ms, 0 -> 0 MB 3 -> 3 (4-1) objects"),
+            Line::OldFormat
+        );
+    }
+
+    #[test]
+    fn scan_lines() {
+        let Line::Scan(s) =
+            parse_line(b"scan: total 893+27590+186390=214873 objs, 2205+1298=3503 spans")
+        else {
+            panic!()
+        };
+        assert_eq!(s.class, None);
+        assert_eq!(s.counts.objs, 214873);
+        let g = s.counts.green_tea.unwrap();
+        assert_eq!((g.spans_sparse, g.spans_dense), (2205, 1298));
+        let Line::Scan(s) = parse_line(b"scan: class L 384+0+0=384 objs, 0+0=0 spans") else {
+            panic!()
+        };
+        assert_eq!(s.class, Some(0));
+        let Line::Scan(s) = parse_line(b"scan: class 32B 6291459 objs") else {
+            panic!()
+        };
+        assert_eq!(s.class, Some(32));
+        assert_eq!(s.counts.objs, 6291459);
+        assert!(s.counts.green_tea.is_none());
+        assert!(matches!(
+            parse_line(b"scan: total 1+2+3=7 objs, 1+1=2 spans"),
+            Line::Malformed(_)
+        ));
+    }
+
+    #[test]
+    fn fragments() {
+        assert_eq!(
+            parse_line(b": 0.080+323+0.006 ms clock, 0.16+214/172/0+0.013 ms cpu, 379->447->224 MB, 445 MB goal, 0 MB stacks, 0 MB globals, 2 P"),
+            Line::Fragment
+        );
+    }
+
+    #[test]
+    fn gc_head_finds_the_cut() {
+        let line = b"gc 10 @2.216s 38%[gcwork] progress #127";
+        assert_eq!(gc_head(line, 0), Some(17));
+        assert_eq!(gc_head(b"gc [gcwork] progress", 0), Some(3));
+    }
+}

@@ -1,0 +1,156 @@
+//! The binary as a user runs it: exit codes, messages, formats.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn gcscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const TREE_GT: &str = "traces/go/go1.27.3_greentea_tree_p2_r1.log";
+const TREE_LEGACY: &str = "traces/go/go1.27.3_legacy_tree_p2_r1.log";
+
+#[test]
+fn missing_file_names_the_path() {
+    let o = gcscope(&["summary", "no/such/trace.log"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no/such/trace.log"), "{err}");
+}
+
+#[test]
+fn summary_text_reports_problems_with_line_numbers() {
+    let o = gcscope(&[
+        "summary",
+        "traces/go/go1.27.3_greentea_graph_p2_r1_synthetic-truncated.log",
+    ]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(s.contains("8 cycles"), "{s}");
+    assert!(s.contains("line 9: gc line ends early"), "{s}");
+}
+
+#[test]
+fn summary_json_has_the_documented_fields() {
+    let o = gcscope(&["summary", "--json", TREE_GT]);
+    assert!(o.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &j["runs"][0];
+    for key in ["cycles", "forced", "first_cycle", "last_cycle", "procs"] {
+        assert!(run[key].is_u64(), "{key}");
+    }
+    for key in ["sweep_term", "assist", "background", "idle", "mark_term"] {
+        assert!(run["cpu_ms"][key].is_f64(), "cpu_ms.{key}");
+    }
+    for key in ["sweep_term", "mark", "mark_term"] {
+        assert!(run["clock_ms"][key].is_f64(), "clock_ms.{key}");
+    }
+    for key in ["p50", "p90", "p99", "max"] {
+        assert!(run["pause_ms"][key].is_f64(), "pause_ms.{key}");
+    }
+    assert_eq!(run["cycles"], 61);
+    assert_eq!(run["procs"], 2);
+    assert!(j["problems"].as_array().unwrap().is_empty());
+    assert_eq!(j["notes"]["pacer"], 0);
+}
+
+#[test]
+fn summary_reads_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["summary", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read(format!("{}/{TREE_LEGACY}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["runs"][0]["cycles"], 58);
+    assert_eq!(j["runs"][0]["source"], "-");
+}
+
+#[test]
+fn csv_has_one_row_per_cycle() {
+    let o = gcscope(&["summary", "--csv", TREE_GT, TREE_LEGACY]);
+    let s = stdout(&o);
+    let mut lines = s.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "source");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 61 + 58);
+    assert!(rows.iter().all(|r| r.split(',').count() == header.len()));
+}
+
+#[test]
+fn compare_reports_ranges_and_overlap() {
+    let o = gcscope(&[
+        "compare",
+        "--json",
+        "traces/go/go1.27.3_legacy_graph_p2_r1.log",
+        "traces/go/go1.27.3_legacy_graph_p2_r2.log",
+        "traces/go/go1.27.3_legacy_graph_p2_r3.log",
+        "--",
+        "traces/go/go1.27.3_greentea_graph_p2_r1.log",
+        "traces/go/go1.27.3_greentea_graph_p2_r2.log",
+        "traces/go/go1.27.3_greentea_graph_p2_r3.log",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["a_runs"], 3);
+    let rows = j["metrics"].as_array().unwrap();
+    let row = |k: &str| rows.iter().find(|r| r["metric"] == k).unwrap().clone();
+    // Green Tea's graph win is far outside the run-to-run ranges.
+    let c = row("compulsory_cpu_ms_per_cycle");
+    assert_eq!(c["overlap"], false);
+    assert!(c["delta_pct"].as_f64().unwrap() < -40.0, "{c}");
+    assert!(c["p"].is_null(), "no p-value with 3 runs a side");
+    let a = &c["a"];
+    assert!(a["min"].as_f64() <= a["median"].as_f64() && a["median"].as_f64() <= a["max"].as_f64());
+
+    let text = stdout(&gcscope(&[
+        "compare",
+        TREE_GT,
+        "--",
+        "traces/go/go1.27.3_greentea_tree_p2_r2.log",
+    ]));
+    assert!(text.contains("compulsory CPU ms/cycle"), "{text}");
+}
+
+#[test]
+fn compare_bench_format_is_benchstat_input() {
+    let s = stdout(&gcscope(&[
+        "compare",
+        "--format",
+        "bench",
+        TREE_LEGACY,
+        "--",
+        TREE_GT,
+    ]));
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines[0], "side: A");
+    assert!(
+        lines[1].starts_with("BenchmarkGCTrace-2 58 "),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "side: B");
+    // name, iterations, then value/unit pairs
+    let fields: Vec<&str> = lines[3].split_whitespace().collect();
+    assert_eq!(fields.len() % 2, 0);
+    assert!(fields.contains(&"gc-cpu-%"));
+}
+
+#[test]
+fn compare_needs_both_sides() {
+    let o = gcscope(&["compare", TREE_GT]);
+    assert!(!o.status.success());
+}
