@@ -1,11 +1,13 @@
 //! gcscope: see what Go's garbage collector did, from `GODEBUG=gctrace=1` logs.
 //!
 //! Data flows one way: sources (`trace`) -> `event::Event` -> state (`timeline::Timeline`) ->
-//! views (`report` for the headless commands).
+//! views (`ui` for the dashboard, `report` for the headless commands).
 
 pub mod cycle;
 pub mod event;
 pub mod report;
+pub mod source;
 pub mod stats;
 pub mod timeline;
 pub mod trace;
+pub mod ui;

@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use gcscope::report::{self, Source};
+use gcscope::source::Spec;
 use gcscope::trace;
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,15 +16,31 @@ const EMBEDDED: &[u8] = include_bytes!("../traces/go/go1.27.3_greentea_tree_p2_r
 #[command(
     name = "gcscope",
     version,
-    about = "See what Go's garbage collector did: GODEBUG=gctrace=1 logs as summaries and A/B comparisons"
+    about = "See what Go's garbage collector did: GODEBUG=gctrace=1 logs in a terminal dashboard, summaries and A/B comparisons",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Shortcut for `gcscope view FILE [FILE]`.
+    #[arg(num_args = 0..=2)]
+    files: Vec<PathBuf>,
+    /// With the shortcut: follow the files as they grow.
+    #[arg(long, short)]
+    follow: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// The dashboard: replay a trace, or two side by side (A/B). `-` reads standard input:
+    /// `GODEBUG=gctrace=1 ./prog 2>&1 | gcscope view -`.
+    View {
+        #[arg(required = true, num_args = 1..=2)]
+        files: Vec<PathBuf>,
+        /// Follow the files as they grow, like `tail -F` (survives truncation and rotation).
+        #[arg(long, short)]
+        follow: bool,
+    },
     /// Per-run figures of one or more traces (`-` reads standard input).
     Summary {
         /// Trace files; `-` for standard input.
@@ -68,14 +85,11 @@ fn main() {
 fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            let timeline = trace::read_all(EMBEDDED)?;
-            let source = Source {
-                name: EMBEDDED_NAME.into(),
-                timeline,
-            };
-            print(&report::summary_text(&[source]))
+        None if cli.files.is_empty() => {
+            gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))])
         }
+        None => view(&cli.files, cli.follow),
+        Some(Command::View { files, follow }) => view(&files, follow),
         Some(Command::Summary { files, json, csv }) => {
             // Per-cycle records are needed only for the per-cycle CSV.
             let sources = read_sources(&files, csv)?;
@@ -101,6 +115,27 @@ fn run() -> Result<()> {
             }
         }
     }
+}
+
+fn view(files: &[PathBuf], follow: bool) -> Result<()> {
+    if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        bail!("standard input (-) can be read only once");
+    }
+    let mut sources = Vec::new();
+    for f in files {
+        let spec = if f.as_os_str() == "-" {
+            Spec::Stdin
+        } else if follow {
+            Spec::Follow(f.clone())
+        } else {
+            if let Err(e) = std::fs::metadata(f) {
+                bail!("cannot open {}: {e}", f.display());
+            }
+            Spec::File(f.clone())
+        };
+        sources.push((f.display().to_string(), spec));
+    }
+    gcscope::ui::run(sources)
 }
 
 fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {

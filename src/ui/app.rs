@@ -1,0 +1,571 @@
+//! Dashboard state and its updates. Only the main loop calls the `&mut self` methods; views
+//! read `&App`.
+
+use super::keys::Action;
+use crate::cycle::Cycle;
+use crate::event::Event;
+use crate::stats::compare::{self, Row};
+use crate::stats::summary::RunSummary;
+use crate::timeline::{Run, Timeline};
+use std::time::Duration;
+
+/// Replay speeds, x real time.
+pub const SPEEDS: [f64; 12] = [
+    0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0,
+];
+
+/// One source on screen.
+pub struct Pane {
+    pub name: String,
+    pub timeline: Timeline,
+    /// Cycles arrive live (stdin, follow): no replay, the newest is shown as it comes.
+    pub live: bool,
+    /// Selected run (process) of the source.
+    pub run: usize,
+    /// Selected cycle, an index into the run's cycles.
+    pub cursor: usize,
+    /// Cycles revealed so far by the replay (all of them when not replaying).
+    pub shown: usize,
+    /// The cursor sticks to the newest shown cycle.
+    pub follow: bool,
+    /// Summary of the shown cycles, refreshed by `App::refresh` (never on the render path).
+    pub summary: Option<RunSummary>,
+    summary_key: (usize, usize),
+    /// The charts' series over the zoom window, downsampled, refreshed by `App::refresh`.
+    pub cols: Cols,
+}
+
+/// Per-cycle series over the visible window, at most `COLS` values each (the largest of each
+/// bucket of cycles, so spikes survive), plus the pause distribution and outliers. A frame
+/// then costs the same with a hundred cycles or a million.
+#[derive(Default)]
+pub struct Cols {
+    key: (usize, usize, usize, usize),
+    pub window: std::ops::Range<usize>,
+    /// pause, mark, live, end, goal, assist, background, idle, density x10
+    pub series: [Vec<u64>; 9],
+    /// Pause counts by bucket (see `PAUSE_EDGES_US`), over the shown cycles.
+    pub pause_hist: [u64; 7],
+    /// Shown cycles with a pause over 10x the median (and over 1 ms), largest first (index, pause).
+    pub outliers: Vec<(u32, u64)>,
+    pub has_density: bool,
+    pub has_scan: bool,
+}
+
+pub const COLS: usize = 512;
+pub const PAUSE_EDGES_US: [u64; 6] = [10, 40, 160, 640, 2_560, 10_240];
+
+/// Largest value of each of up to `w` buckets of `cycles`.
+pub fn downsample(cycles: &[Cycle], w: usize, value: impl Fn(&Cycle) -> u64) -> Vec<u64> {
+    let n = cycles.len();
+    let w = w.min(n);
+    (0..w)
+        .map(|j| {
+            let (lo, hi) = (j * n / w, ((j + 1) * n / w).max(j * n / w + 1));
+            cycles[lo..hi.min(n)].iter().map(&value).max().unwrap_or(0)
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    Index,
+    Time,
+}
+
+pub struct App {
+    pub panes: Vec<Pane>,
+    pub focus: usize,
+    /// Replaying at the trace's own timestamps.
+    pub playing: bool,
+    pub speed: usize,
+    /// Replay clock: trace time since the selected runs' first cycle, ns.
+    pub replay_t: u64,
+    last_tick: Option<Duration>,
+    pub help: bool,
+    /// `/` typed: the digits so far.
+    pub jump: Option<String>,
+    /// Cycles across the charts' width; `None` fits the whole run.
+    pub zoom: Option<usize>,
+    pub link: Link,
+    pub quit: bool,
+    /// A/B comparison strip, refreshed with the summaries.
+    pub comparison: Vec<Row>,
+}
+
+impl Pane {
+    pub fn new(name: impl Into<String>, live: bool) -> Self {
+        Pane {
+            name: name.into(),
+            timeline: Timeline::default(),
+            live,
+            run: 0,
+            cursor: 0,
+            shown: 0,
+            follow: true,
+            summary: None,
+            summary_key: (usize::MAX, usize::MAX),
+            cols: Cols::default(),
+        }
+    }
+
+    pub fn current_run(&self) -> Option<&Run> {
+        self.timeline.runs.get(self.run)
+    }
+
+    /// The revealed cycles of the selected run.
+    pub fn cycles(&self) -> &[Cycle] {
+        self.current_run()
+            .map_or(&[][..], |r| &r.cycles[..self.shown.min(r.cycles.len())])
+    }
+
+    pub fn selected(&self) -> Option<&Cycle> {
+        self.cycles().get(self.cursor)
+    }
+
+    fn total(&self) -> usize {
+        self.current_run().map_or(0, |r| r.cycles.len())
+    }
+
+    fn start_at(&self) -> u64 {
+        self.current_run()
+            .and_then(|r| r.cycles.first())
+            .map_or(0, |c| c.at)
+    }
+
+    /// Reveal the cycles whose start is within `t` of the run's first cycle.
+    fn reveal_until(&mut self, t: u64) {
+        let start = self.start_at();
+        if let Some(r) = self.timeline.runs.get(self.run) {
+            self.shown = r
+                .cycles
+                .partition_point(|c| c.at.saturating_sub(start) <= t);
+        }
+    }
+
+    fn reveal_all(&mut self) {
+        self.shown = self.total();
+    }
+
+    fn clamp_cursor(&mut self) {
+        let n = self.shown.min(self.total());
+        if self.follow || self.cursor >= n {
+            self.cursor = n.saturating_sub(1);
+        }
+    }
+
+    /// Time of the selected cycle since the run's start.
+    fn cursor_t(&self) -> u64 {
+        self.selected()
+            .map_or(0, |c| c.at.saturating_sub(self.start_at()))
+    }
+}
+
+fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
+    let key = (p.run, p.shown, w.start, w.end);
+    if key == p.cols.key {
+        return;
+    }
+    let all = p.cycles();
+    let cycles = &all[w.clone()];
+    let d = |f: fn(&Cycle) -> u64| downsample(cycles, COLS, f);
+    let series = [
+        d(Cycle::pause),
+        d(Cycle::mark_wall),
+        d(|c| c.heap_live),
+        d(|c| c.heap_end),
+        d(|c| c.goal.unwrap_or(0)),
+        d(|c| c.cpu.assist),
+        d(|c| c.cpu.background),
+        d(|c| c.cpu.idle),
+        d(|c| (c.page_density().unwrap_or(0.0) * 10.0) as u64),
+    ];
+    let mut pause_hist = [0u64; 7];
+    for c in all {
+        let us = c.pause() / 1000;
+        let i = PAUSE_EDGES_US.iter().position(|&e| us < e).unwrap_or(6);
+        pause_hist[i] += 1;
+    }
+    let p50 = p.summary.as_ref().map_or(0.0, |s| s.pause_ms.p50);
+    let limit = (p50 * 10.0 * 1e6).max(1_000_000.0) as u64;
+    let mut outliers: Vec<(u32, u64)> = all
+        .iter()
+        .filter(|c| c.pause() > limit)
+        .map(|c| (c.num, c.pause()))
+        .collect();
+    outliers.sort_by_key(|o| std::cmp::Reverse(o.1));
+    outliers.truncate(8);
+    p.cols = Cols {
+        key,
+        window: w,
+        series,
+        pause_hist,
+        outliers,
+        has_density: cycles.iter().any(|c| c.page_density().is_some()),
+        has_scan: cycles.iter().any(|c| c.scan.is_some()),
+    };
+}
+
+impl App {
+    pub fn new(panes: Vec<Pane>) -> Self {
+        App {
+            panes,
+            focus: 0,
+            playing: false,
+            speed: 2,
+            replay_t: 0,
+            last_tick: None,
+            help: false,
+            jump: None,
+            zoom: None,
+            link: Link::Index,
+            quit: false,
+            comparison: Vec::new(),
+        }
+    }
+
+    /// A source's event. Files arrive whole and are shown at once; a replay starts on request.
+    pub fn apply(&mut self, pane: usize, ev: Event) {
+        let Some(p) = self.panes.get_mut(pane) else {
+            return;
+        };
+        let ended = matches!(ev, Event::End { .. });
+        p.timeline.apply(ev);
+        if p.live || !self.playing || ended {
+            if p.live || !self.playing {
+                p.reveal_all();
+            }
+            p.clamp_cursor();
+        }
+    }
+
+    /// Advance the replay clock to `now` (any monotonic clock; tests inject one).
+    pub fn tick(&mut self, now: Duration) {
+        let last = self.last_tick.replace(now).unwrap_or(now);
+        if !self.playing {
+            return;
+        }
+        let dt = now.saturating_sub(last).as_secs_f64() * SPEEDS[self.speed];
+        self.replay_t = self.replay_t.saturating_add((dt * 1e9) as u64);
+        let mut done = true;
+        for p in self.panes.iter_mut().filter(|p| !p.live) {
+            p.reveal_until(self.replay_t);
+            p.follow = true;
+            p.clamp_cursor();
+            done &= p.shown >= p.total();
+        }
+        if done {
+            self.playing = false;
+        }
+    }
+
+    /// Recompute what views read and is too costly for the render path.
+    pub fn refresh(&mut self) {
+        for p in &mut self.panes {
+            let key = (p.run, p.shown);
+            if key == p.summary_key {
+                continue;
+            }
+            p.summary_key = key;
+            p.summary = p.current_run().and_then(|r| {
+                if p.shown >= r.cycles.len() {
+                    RunSummary::of(r)
+                } else {
+                    let mut partial = Run {
+                        first_line: r.first_line,
+                        restart: r.restart,
+                        ..Run::default()
+                    };
+                    for c in &r.cycles[..p.shown] {
+                        partial.stats.push(c);
+                    }
+                    RunSummary::of(&partial)
+                }
+            });
+        }
+        let windows: Vec<_> = self.panes.iter().map(|p| self.window(p)).collect();
+        for (p, w) in self.panes.iter_mut().zip(windows) {
+            refresh_cols(p, w);
+        }
+        if self.panes.len() == 2 {
+            let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
+            self.comparison = compare::compare(&side(&self.panes[0]), &side(&self.panes[1]));
+        }
+    }
+
+    pub fn act(&mut self, action: Action) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = !self.help,
+            Action::PlayPause => {
+                if self.playing {
+                    self.playing = false;
+                } else {
+                    self.start_replay();
+                }
+            }
+            Action::StepBack => self.step(-1),
+            Action::StepForward => self.step(1),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            Action::Start => self.seek_index(0),
+            Action::End => {
+                self.playing = false;
+                for p in &mut self.panes {
+                    p.reveal_all();
+                    p.follow = true;
+                    p.clamp_cursor();
+                }
+            }
+            Action::AllAtOnce => {
+                self.playing = false;
+                for p in &mut self.panes {
+                    p.reveal_all();
+                    p.clamp_cursor();
+                }
+            }
+            Action::SwitchFocus => self.focus = (self.focus + 1) % self.panes.len().max(1),
+            Action::Follow => {
+                if let Some(p) = self.panes.get_mut(self.focus) {
+                    p.follow = !p.follow;
+                    p.clamp_cursor();
+                }
+            }
+            Action::Jump => self.jump = Some(String::new()),
+            Action::ZoomIn => {
+                let n = self.panes.iter().map(|p| p.shown).max().unwrap_or(0);
+                self.zoom = Some((self.zoom.unwrap_or(n) / 2).max(8));
+            }
+            Action::ZoomOut => {
+                let n = self.panes.iter().map(|p| p.shown).max().unwrap_or(0);
+                self.zoom = self.zoom.map(|z| z * 2).filter(|&z| z < n);
+            }
+            Action::PrevRun | Action::NextRun => {
+                if let Some(p) = self.panes.get_mut(self.focus) {
+                    let runs = p.timeline.runs.len().max(1);
+                    p.run = if action == Action::NextRun {
+                        (p.run + 1) % runs
+                    } else {
+                        (p.run + runs - 1) % runs
+                    };
+                    p.reveal_all();
+                    p.follow = true;
+                    p.clamp_cursor();
+                }
+            }
+            Action::LinkMode => {
+                self.link = match self.link {
+                    Link::Index => Link::Time,
+                    Link::Time => Link::Index,
+                }
+            }
+        }
+    }
+
+    /// A key typed while `/` waits for a cycle number.
+    pub fn jump_key(&mut self, c: Option<char>) {
+        let Some(buf) = self.jump.as_mut() else {
+            return;
+        };
+        match c {
+            Some(d) if d.is_ascii_digit() && buf.len() < 10 => buf.push(d),
+            Some('\u{8}') => {
+                buf.pop();
+            }
+            Some('\n') => {
+                let target = buf.parse::<u32>().ok();
+                self.jump = None;
+                if let Some(num) = target {
+                    self.seek_cycle_number(num);
+                }
+            }
+            _ => self.jump = None,
+        }
+    }
+
+    fn start_replay(&mut self) {
+        // From the cursor, or from the start when the cursor is at the end.
+        let at_end = self
+            .panes
+            .iter()
+            .all(|p| p.live || p.cursor + 1 >= p.total());
+        self.replay_t = if at_end {
+            0
+        } else {
+            self.panes.get(self.focus).map_or(0, Pane::cursor_t)
+        };
+        self.playing = self.panes.iter().any(|p| !p.live);
+        for p in self.panes.iter_mut().filter(|p| !p.live) {
+            p.reveal_until(self.replay_t);
+            p.follow = true;
+            p.clamp_cursor();
+        }
+    }
+
+    fn step(&mut self, delta: isize) {
+        self.playing = false;
+        let Some(p) = self.panes.get_mut(self.focus) else {
+            return;
+        };
+        p.reveal_all();
+        p.follow = false;
+        let n = p.total();
+        p.cursor = p
+            .cursor
+            .saturating_add_signed(delta)
+            .min(n.saturating_sub(1));
+        self.link_others();
+    }
+
+    fn seek_index(&mut self, i: usize) {
+        self.playing = false;
+        for p in &mut self.panes {
+            p.reveal_all();
+            p.follow = false;
+            p.cursor = i.min(p.total().saturating_sub(1));
+        }
+    }
+
+    fn seek_cycle_number(&mut self, num: u32) {
+        self.playing = false;
+        let Some(p) = self.panes.get_mut(self.focus) else {
+            return;
+        };
+        p.reveal_all();
+        if let Some(r) = p.current_run() {
+            let i = r.cycles.partition_point(|c| c.num < num);
+            p.cursor = i.min(r.cycles.len().saturating_sub(1));
+            p.follow = false;
+        }
+        self.link_others();
+    }
+
+    /// Move the other pane's cursor to the focused one: same index, or nearest in time.
+    fn link_others(&mut self) {
+        let Some(src) = self.panes.get(self.focus) else {
+            return;
+        };
+        let (idx, t) = (src.cursor, src.cursor_t());
+        let link = self.link;
+        for (i, p) in self.panes.iter_mut().enumerate() {
+            if i == self.focus {
+                continue;
+            }
+            p.reveal_all();
+            p.follow = false;
+            let n = p.total();
+            p.cursor = match link {
+                Link::Index => idx,
+                Link::Time => {
+                    let start = p.start_at();
+                    p.current_run().map_or(0, |r| {
+                        r.cycles.partition_point(|c| c.at.saturating_sub(start) < t)
+                    })
+                }
+            }
+            .min(n.saturating_sub(1));
+        }
+    }
+
+    /// The range of cycles the charts show: the zoom window around the cursor, or all.
+    pub fn window(&self, p: &Pane) -> std::ops::Range<usize> {
+        let n = p.cycles().len();
+        match self.zoom {
+            Some(z) if z < n => {
+                let hi = (p.cursor + 1 + z / 2).clamp(z, n);
+                hi - z..hi
+            }
+            _ => 0..n,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cycle::Cycle;
+
+    fn pane(times_ms: &[u64]) -> Pane {
+        let mut p = Pane::new("t", false);
+        p.timeline.apply(Event::RunStart {
+            run: 0,
+            line: 1,
+            restart: None,
+        });
+        for (i, &t) in times_ms.iter().enumerate() {
+            p.timeline.apply(Event::Cycle {
+                run: 0,
+                cycle: Box::new(Cycle {
+                    num: i as u32 + 1,
+                    at: t * 1_000_000,
+                    ..Default::default()
+                }),
+            });
+        }
+        p.reveal_all();
+        p.clamp_cursor();
+        p
+    }
+
+    #[test]
+    fn replay_follows_the_trace_clock() {
+        let mut app = App::new(vec![pane(&[0, 100, 1_000, 5_000])]);
+        assert_eq!(app.panes[0].shown, 4);
+        app.act(Action::PlayPause);
+        assert!(app.playing);
+        assert_eq!(
+            app.panes[0].shown, 1,
+            "replay restarts from the first cycle"
+        );
+        app.tick(Duration::from_millis(0));
+        app.tick(Duration::from_millis(150)); // x1: 150 ms of trace time
+        assert_eq!(app.panes[0].shown, 2);
+        app.act(Action::Faster); // x2
+        app.tick(Duration::from_millis(600)); // +450 ms real = 900 ms trace: t = 1050
+        assert_eq!(app.panes[0].shown, 3);
+        assert_eq!(app.panes[0].cursor, 2);
+        for _ in 0..20 {
+            app.act(Action::Faster);
+        }
+        assert_eq!(SPEEDS[app.speed], 1000.0);
+        app.tick(Duration::from_millis(610)); // +10 ms x1000 = 10 s
+        assert_eq!(app.panes[0].shown, 4);
+        assert!(!app.playing, "the replay stops at the end");
+    }
+
+    #[test]
+    fn steps_jumps_and_links() {
+        let mut app = App::new(vec![pane(&[0, 10, 20, 30]), pane(&[0, 25, 26])]);
+        app.act(Action::Start);
+        assert_eq!((app.panes[0].cursor, app.panes[1].cursor), (0, 0));
+        app.act(Action::StepForward);
+        app.act(Action::StepForward);
+        assert_eq!((app.panes[0].cursor, app.panes[1].cursor), (2, 2));
+        app.act(Action::LinkMode);
+        app.act(Action::StepForward); // A at 30 ms -> B's first cycle at or after 30 ms: none
+        assert_eq!((app.panes[0].cursor, app.panes[1].cursor), (3, 2));
+        app.act(Action::StepBack); // A at 20 ms -> B's cycle at 25 ms
+        assert_eq!(app.panes[1].cursor, 1);
+        app.act(Action::Jump);
+        for c in "2\n".chars() {
+            app.jump_key(Some(c));
+        }
+        assert_eq!(app.panes[0].cursor, 1);
+        assert!(app.jump.is_none());
+        app.act(Action::End);
+        assert_eq!(app.panes[0].cursor, 3);
+    }
+
+    #[test]
+    fn zoom_window_follows_the_cursor() {
+        let times: Vec<u64> = (0..100).collect();
+        let mut app = App::new(vec![pane(&times)]);
+        assert_eq!(app.window(&app.panes[0]), 0..100);
+        app.act(Action::ZoomIn);
+        assert_eq!(app.window(&app.panes[0]), 50..100);
+        app.act(Action::Start);
+        assert_eq!(app.window(&app.panes[0]), 0..50);
+        app.act(Action::ZoomOut);
+        assert_eq!(app.window(&app.panes[0]), 0..100);
+    }
+}

@@ -1,0 +1,165 @@
+//! The dashboard: sources -> events -> `App` -> `view::draw`.
+//!
+//! The main loop is the only code that changes state: it drains every pending source event,
+//! handles input, and draws at most `FPS` times a second. It never waits on a source.
+
+pub mod app;
+pub mod keys;
+pub mod view;
+
+use crate::source::{self, Batch, Spec};
+use anyhow::{bail, Result};
+use app::{App, Pane};
+use crossterm::event::{Event as Term, KeyEventKind, MouseEventKind};
+use futures::{Stream, StreamExt};
+use ratatui::backend::Backend;
+use ratatui::Terminal;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::Receiver;
+
+const FPS: u64 = 30;
+/// Longest the loop spends applying source events before it looks at input and draws again.
+const DRAIN_BUDGET: Duration = Duration::from_millis(15);
+
+/// Open the dashboard on these sources (one, or two for A/B).
+pub fn run(sources: Vec<(String, Spec)>) -> Result<()> {
+    if !std::io::stdout().is_terminal() {
+        bail!(
+            "the dashboard needs a terminal, and standard output is not one; for a report use `gcscope summary FILE` (or --json, --csv)"
+        );
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Batch>(64);
+        let panes = sources
+            .iter()
+            .map(|(name, spec)| Pane::new(name.clone(), spec.live()))
+            .collect();
+        for (i, (_, spec)) in sources.into_iter().enumerate() {
+            source::spawn(spec, i, tx.clone());
+        }
+        drop(tx);
+        // `init` installs a panic hook that restores the terminal before the panic message;
+        // the guard restores it on every other way out (quit, error, SIGTERM, Ctrl-C).
+        let mut terminal = ratatui::init();
+        let _guard = Restore;
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
+        let start = Instant::now();
+        let input = crossterm::event::EventStream::new();
+        event_loop(
+            &mut terminal,
+            App::new(panes),
+            rx,
+            input,
+            move || start.elapsed(),
+            view::Theme::from_env(),
+        )
+        .await
+        .map(|_| ())
+    })
+}
+
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// The main loop, generic over the terminal, the input and the clock so tests drive it.
+pub async fn event_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
+    mut app: App,
+    mut rx: Receiver<Batch>,
+    mut input: impl Stream<Item = std::io::Result<Term>> + Unpin,
+    clock: impl Fn() -> Duration,
+    theme: view::Theme,
+) -> Result<App>
+where
+    B::Error: Send + Sync + 'static,
+{
+    let mut frame = tokio::time::interval(Duration::from_millis(1000 / FPS));
+    frame.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut sources_open = true;
+    #[cfg(unix)]
+    let mut term_signal =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    loop {
+        #[cfg(unix)]
+        let sigterm = term_signal.recv();
+        #[cfg(not(unix))]
+        let sigterm = std::future::pending::<Option<()>>();
+        tokio::select! {
+            biased;
+            batch = rx.recv(), if sources_open => match batch {
+                Some(b) => {
+                    apply(&mut app, b);
+                    // Drain what else is pending, within a budget, so input stays responsive
+                    // while a large file streams in.
+                    let t0 = Instant::now();
+                    while t0.elapsed() < DRAIN_BUDGET {
+                        match rx.try_recv() {
+                            Ok(b) => apply(&mut app, b),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                None => sources_open = false,
+            },
+            ev = input.next() => match ev {
+                Some(Ok(ev)) => handle(&mut app, ev),
+                Some(Err(e)) => return Err(e.into()),
+                None => app.quit = true,
+            },
+            _ = sigterm => app.quit = true,
+            _ = frame.tick() => {
+                app.tick(clock());
+                app.refresh();
+                terminal.draw(|f| view::draw(f, &app, theme))?;
+            }
+        }
+        if app.quit {
+            return Ok(app);
+        }
+    }
+}
+
+fn apply(app: &mut App, (id, events): Batch) {
+    for e in events {
+        app.apply(id, e);
+    }
+}
+
+fn handle(app: &mut App, ev: Term) {
+    match ev {
+        Term::Key(k) if k.kind != KeyEventKind::Release => {
+            if app.jump.is_some() {
+                use crossterm::event::KeyCode;
+                let c = match k.code {
+                    KeyCode::Char(c) => Some(c),
+                    KeyCode::Enter => Some('\n'),
+                    KeyCode::Backspace => Some('\u{8}'),
+                    _ => None,
+                };
+                app.jump_key(c);
+            } else if let Some(a) = keys::action(k) {
+                if app.help && a != keys::Action::Quit {
+                    app.help = false;
+                } else {
+                    app.act(a);
+                }
+            }
+        }
+        Term::Mouse(m) => match m.kind {
+            MouseEventKind::ScrollUp => app.act(keys::Action::StepBack),
+            MouseEventKind::ScrollDown => app.act(keys::Action::StepForward),
+            _ => {}
+        },
+        _ => {}
+    }
+}

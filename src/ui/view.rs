@@ -1,0 +1,698 @@
+//! Render functions over `&App`. Nothing here does I/O, parses, or walks more than the
+//! visible window of cycles.
+
+use super::app::{App, Link, Pane, SPEEDS};
+use super::keys;
+use crate::cycle::Cycle;
+use crate::report::fmt_num;
+use crate::trace::format;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Paragraph, Sparkline, Wrap};
+use ratatui::Frame;
+
+pub const MIN_W: u16 = 60;
+pub const MIN_H: u16 = 18;
+
+/// Colours, or none at all under `NO_COLOR`. Chosen to read on dark and light backgrounds
+/// (no white or black text, no dim greys).
+#[derive(Clone, Copy)]
+pub struct Theme {
+    pub color: bool,
+}
+
+impl Theme {
+    pub fn from_env() -> Self {
+        Theme {
+            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+    fn fg(&self, c: Color) -> Style {
+        if self.color {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
+    }
+    fn bold(&self) -> Style {
+        Style::default().add_modifier(Modifier::BOLD)
+    }
+    fn alert(&self) -> Style {
+        if self.color {
+            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED)
+        }
+    }
+}
+
+const ASSIST: Color = Color::Magenta;
+const BACKGROUND: Color = Color::Blue;
+const IDLE: Color = Color::Green;
+const PAUSE: Color = Color::Red;
+const MARK: Color = Color::Cyan;
+const GOAL: Color = Color::Yellow;
+
+pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
+    let area = f.area();
+    if area.width < MIN_W || area.height < MIN_H {
+        let msg = format!(
+            "terminal too small: {}x{}, gcscope needs {MIN_W}x{MIN_H}",
+            area.width, area.height
+        );
+        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let [body, hints] = Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+    match app.panes.len() {
+        0 => f.render_widget(Paragraph::new("no source"), body),
+        1 => single(f, app, &app.panes[0], body, theme),
+        _ => ab(f, app, body, theme),
+    }
+    hint_bar(f, app, hints, theme);
+    if app.help {
+        help(f, area, theme);
+    }
+}
+
+fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
+    let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
+    header(f, app, p, 0, head, theme);
+    let rows = Layout::vertical([
+        Constraint::Percentage(34),
+        Constraint::Percentage(33),
+        Constraint::Percentage(33),
+    ])
+    .split(rest);
+    let cols = |r: Rect| Layout::horizontal([Constraint::Percentage(50); 2]).split(r);
+    let (r0, r1, r2) = (cols(rows[0]), cols(rows[1]), cols(rows[2]));
+    phases(f, p, r0[0], theme);
+    heap(f, p, r0[1], theme);
+    cpu(f, p, r1[0], theme);
+    pauses(f, p, r1[1], theme);
+    cycle_detail(f, p, r2[0], theme);
+    let [density_area, log_area] =
+        Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(r2[1]);
+    density(f, p, density_area, theme);
+    log(f, p, log_area, theme);
+}
+
+fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let strip_h = (app.comparison.len() as u16 + 3).min(area.height / 3);
+    let [top, strip] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(strip_h)]).areas(area);
+    let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(top);
+    for (i, p) in app.panes.iter().take(2).enumerate() {
+        let [head, a, b, c, d, e] = Layout::vertical([
+            Constraint::Length(2),
+            Constraint::Percentage(22),
+            Constraint::Percentage(22),
+            Constraint::Percentage(22),
+            Constraint::Percentage(17),
+            Constraint::Percentage(17),
+        ])
+        .areas(cols[i]);
+        header(f, app, p, i, head, theme);
+        phases(f, p, a, theme);
+        heap(f, p, b, theme);
+        cpu(f, p, c, theme);
+        pauses(f, p, d, theme);
+        cycle_detail(f, p, e, theme);
+    }
+    comparison(f, app, strip, theme);
+}
+
+fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
+    Block::bordered().title(title)
+}
+
+fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme) {
+    let side = if app.panes.len() > 1 {
+        format!("{} ", ["A", "B"][i.min(1)])
+    } else {
+        String::new()
+    };
+    let focus = app.panes.len() > 1 && app.focus == i;
+    let name_style = if focus {
+        theme.bold().add_modifier(Modifier::REVERSED)
+    } else {
+        theme.bold()
+    };
+    let s = p.summary.as_ref();
+    let runs = p.timeline.runs.len();
+    let total = p.current_run().map_or(0, |r| r.cycles.len());
+    let state = if p.live {
+        match &p.timeline.ended {
+            None => "live".to_string(),
+            Some(None) => "ended".into(),
+            Some(Some(e)) => format!("ended: {e}"),
+        }
+    } else if app.playing {
+        format!("▶ x{}", SPEEDS[app.speed])
+    } else {
+        format!("⏸ x{}", SPEEDS[app.speed])
+    };
+    let sel = p.selected();
+    let line1 = Line::from(vec![
+        Span::styled(format!("{side}{}", p.name), name_style),
+        Span::raw(format!(
+            "  {}  {} P  run {}/{}",
+            s.map_or("", |s| s.format),
+            s.map_or(0, |s| s.procs),
+            p.run + 1,
+            runs.max(1)
+        )),
+    ]);
+    let line2 = Line::from(vec![
+        Span::raw(format!(
+            "cycles {}/{}  GC CPU {}%  at gc {} @{:.3}s  ",
+            p.cycles().len(),
+            total,
+            sel.map_or(0, |c| c.cum_pct),
+            sel.map_or(0, |c| c.num),
+            sel.map_or(0.0, |c| c.at as f64 / 1e9),
+        )),
+        Span::styled(state, theme.bold()),
+        Span::raw(if p.follow { "  following" } else { "" }),
+        Span::raw(if app.panes.len() > 1 {
+            match app.link {
+                Link::Index => "  linked by index",
+                Link::Time => "  linked by time",
+            }
+        } else {
+            ""
+        }),
+    ]);
+    f.render_widget(Paragraph::new(vec![line1, line2]), area);
+}
+
+/// Cycles `[lo, hi)` behind column `j` of `w` columns over `n` cycles: a run of cycles when
+/// there are more cycles than columns, a stretched single cycle when fewer.
+fn bucket(j: usize, w: usize, n: usize) -> (usize, usize) {
+    let lo = j * n / w;
+    (lo, ((j + 1) * n / w).max(lo + 1).min(n))
+}
+
+/// Fit a precomputed series (see `app::Cols`) to `width` columns: the largest value of each
+/// column's share, or a value stretched over several columns.
+fn columns(series: &[u64], width: usize) -> Vec<u64> {
+    let n = series.len();
+    if n == 0 || width == 0 {
+        return Vec::new();
+    }
+    (0..width)
+        .map(|j| {
+            let (lo, hi) = bucket(j, width, n);
+            series[lo..hi].iter().copied().max().unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Cursor position as a column of a chart `width` wide over the window.
+fn cursor_col(p: &Pane, width: usize) -> Option<usize> {
+    let w = p.cols.window.clone();
+    if !w.contains(&p.cursor) || width == 0 {
+        return None;
+    }
+    let i = p.cursor - w.start;
+    (0..width).find(|&j| {
+        let (lo, hi) = bucket(j, width, w.len());
+        (lo..hi).contains(&i)
+    })
+}
+
+fn spark<'a>(data: &'a [u64], title: String, color: Color, theme: Theme) -> Sparkline<'a> {
+    Sparkline::default()
+        .block(Block::default().title(title))
+        .data(data)
+        .style(theme.fg(color))
+}
+
+fn ms(ns: u64) -> String {
+    fmt_num(ns as f64 / 1e6)
+}
+
+fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let outer = block(" phases: STW pause / concurrent mark, per cycle ");
+    let inner = outer.inner(area);
+    f.render_widget(outer, area);
+    let cycles = &p.cycles()[p.cols.window.clone()];
+    let w = inner.width as usize;
+    let sel = p.selected();
+    let [a, b, axis] = Layout::vertical([
+        Constraint::Percentage(50),
+        Constraint::Percentage(50),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let pause = columns(&p.cols.series[0], w);
+    let mark = columns(&p.cols.series[1], w);
+    let t_pause = format!(
+        "STW pause ms (max {}){}",
+        ms(pause.iter().copied().max().unwrap_or(0)),
+        sel.map_or(String::new(), |c| format!(
+            "  sel {}+{}",
+            ms(c.clock.sweep_term),
+            ms(c.clock.mark_term)
+        ))
+    );
+    let t_mark = format!(
+        "mark ms (max {}){}",
+        ms(mark.iter().copied().max().unwrap_or(0)),
+        sel.map_or(String::new(), |c| format!("  sel {}", ms(c.mark_wall())))
+    );
+    f.render_widget(spark(&pause, t_pause, PAUSE, theme), a);
+    f.render_widget(spark(&mark, t_mark, MARK, theme), b);
+    time_axis(f, p, cycles, axis, theme);
+}
+
+fn time_axis(f: &mut Frame, p: &Pane, cycles: &[Cycle], area: Rect, theme: Theme) {
+    let (Some(first), Some(last)) = (cycles.first(), cycles.last()) else {
+        return;
+    };
+    let w = area.width as usize;
+    let mut marker = vec![' '; w];
+    if let Some(col) = cursor_col(p, w) {
+        if col < w {
+            marker[col] = '^';
+        }
+    }
+    let left = format!("@{:.3}s", first.at as f64 / 1e9);
+    let right = format!("@{:.3}s", last.at as f64 / 1e9);
+    for (i, ch) in left.chars().enumerate().take(w) {
+        if marker[i] == ' ' {
+            marker[i] = ch;
+        }
+    }
+    let start = w.saturating_sub(right.len());
+    for (i, ch) in right.chars().enumerate() {
+        if start + i < w && marker[start + i] == ' ' {
+            marker[start + i] = ch;
+        }
+    }
+    f.render_widget(
+        Paragraph::new(marker.into_iter().collect::<String>()).style(theme.fg(Color::Reset)),
+        area,
+    );
+}
+
+fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let sel = p.selected();
+    let title = match sel {
+        Some(c) => format!(
+            " heap MB: start {} end {} live {} goal {} ",
+            c.heap_start >> 20,
+            c.heap_end >> 20,
+            c.heap_live >> 20,
+            c.goal.map_or("-".into(), |g| (g >> 20).to_string())
+        ),
+        None => " heap MB ".into(),
+    };
+    let w = area.width.saturating_sub(2).max(1) as usize * 2;
+    let series = |i: usize| -> Vec<(f64, f64)> {
+        columns(&p.cols.series[i], w)
+            .into_iter()
+            .enumerate()
+            .map(|(i, y)| (i as f64, (y >> 20) as f64))
+            .collect()
+    };
+    let (live, end, goal) = (series(2), series(3), series(4));
+    let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
+    let xmax = live.len().max(1) as f64;
+    let chart = Chart::new(vec![
+        Dataset::default()
+            .name("goal")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.fg(GOAL))
+            .data(&goal),
+        Dataset::default()
+            .name("end")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.fg(PAUSE))
+            .data(&end),
+        Dataset::default()
+            .name("live")
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.fg(MARK))
+            .data(&live),
+    ])
+    .block(block(title))
+    .x_axis(Axis::default().bounds([0.0, xmax]))
+    .y_axis(
+        Axis::default()
+            .bounds([0.0, ymax * 1.05])
+            .labels(vec![Line::from("0"), Line::from(format!("{ymax:.0}"))]),
+    );
+    f.render_widget(chart, area);
+}
+
+fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let s = p.summary.as_ref();
+    let title = format!(
+        " CPU per cycle: idle share {}  compulsory {} ms/cycle ",
+        s.and_then(|s| s.idle_share)
+            .map_or("-".into(), |x| format!("{:.1}%", x * 100.0)),
+        s.map_or("-".into(), |s| fmt_num(
+            s.per_cycle_median_ms.compulsory_cpu
+        ))
+    );
+    let outer = block(title);
+    let inner = outer.inner(area);
+    f.render_widget(outer, area);
+    let w = inner.width as usize;
+    let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
+    let sel = p.selected();
+    let sums = p
+        .summary
+        .as_ref()
+        .map(|s| [s.cpu_ms.assist, s.cpu_ms.background, s.cpu_ms.idle]);
+    for (i, (name, color, get)) in [
+        (
+            "assist",
+            ASSIST,
+            (|c: &Cycle| c.cpu.assist) as fn(&Cycle) -> u64,
+        ),
+        ("background", BACKGROUND, |c: &Cycle| c.cpu.background),
+        ("idle", IDLE, |c: &Cycle| c.cpu.idle),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let data = columns(&p.cols.series[5 + i], w);
+        let title = format!(
+            "{name} ms  sel {}  run sum {}",
+            sel.map_or("-".into(), |c| ms(get(c))),
+            sums.map_or("-".into(), |s| fmt_num(s[i]))
+        );
+        f.render_widget(spark(&data, title, color, theme), rows[i]);
+    }
+}
+
+fn pauses(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let mut lines = Vec::new();
+    if let Some(s) = &p.summary {
+        let q = &s.pause_ms;
+        lines.push(Line::from(format!(
+            "p50 {}  p90 {}  p99 {}  max {} ms",
+            fmt_num(q.p50),
+            fmt_num(q.p90),
+            fmt_num(q.p99),
+            fmt_num(q.max)
+        )));
+        // A pause far above the typical one must jump out (a 40 ms stall among 50 µs pauses).
+        let outliers = &p.cols.outliers;
+        if !outliers.is_empty() {
+            let list: Vec<String> = outliers
+                .iter()
+                .take(4)
+                .map(|(num, pause)| format!("gc {num} {} ms", ms(*pause)))
+                .collect();
+            lines.push(Line::from(Span::styled(
+                format!("outliers (>10x p50): {}", list.join(", ")),
+                theme.alert(),
+            )));
+        }
+        lines.extend(distribution(
+            &p.cols.pause_hist,
+            area.width.saturating_sub(20) as usize,
+        ));
+    }
+    let para = Paragraph::new(lines).block(block(" pauses (STW sweep + mark termination) "));
+    f.render_widget(para, area);
+}
+
+/// Pause counts in power-of-4 buckets from 10 µs, as bars.
+fn distribution(counts: &[u64; 7], bar_w: usize) -> Vec<Line<'static>> {
+    const EDGES_US: [u64; 6] = super::app::PAUSE_EDGES_US;
+    let max = counts.iter().copied().max().unwrap_or(0).max(1);
+    let label = |i: usize| match i {
+        0 => "   <10µs".to_string(),
+        6 => ">10.24ms".to_string(),
+        _ => format!("<{:>5}µs", EDGES_US[i]),
+    };
+    (0..7)
+        .map(|i| {
+            let n = (counts[i] as usize * bar_w).div_ceil(max as usize);
+            Line::from(format!(
+                "{} {:<bar_w$} {}",
+                label(i),
+                "█".repeat(n),
+                counts[i]
+            ))
+        })
+        .collect()
+}
+
+fn cycle_detail(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let Some(c) = p.selected() else {
+        f.render_widget(
+            Paragraph::new("no cycles yet").block(block(" selected cycle ")),
+            area,
+        );
+        return;
+    };
+    let mut lines = vec![Line::from(Span::styled(format::line(c), theme.bold()))];
+    lines.push(Line::from(format!(
+        "gc {} (line {}) started @{:.3}s{}{}; {}% of CPU went to GC since the program started",
+        c.num,
+        c.line,
+        c.at as f64 / 1e9,
+        if c.forced {
+            ", forced by runtime.GC()"
+        } else {
+            ""
+        },
+        if c.leak_check {
+            ", checking for goroutine leaks"
+        } else {
+            ""
+        },
+        c.cum_pct
+    )));
+    lines.push(Line::from(format!(
+        "wall: {} ms stop-the-world sweep termination, {} ms concurrent mark, {} ms stop-the-world mark termination (pause {} ms)",
+        ms(c.clock.sweep_term),
+        ms(c.mark_wall()),
+        ms(c.clock.mark_term),
+        ms(c.pause())
+    )));
+    lines.push(Line::from(format!(
+        "CPU: {} ms assists by allocating goroutines, {} ms background workers, {} ms idle workers, {} ms in the two pauses x P; {} ms compulsory",
+        ms(c.cpu.assist),
+        ms(c.cpu.background),
+        ms(c.cpu.idle),
+        ms(c.cpu.sweep_term + c.cpu.mark_term),
+        ms(c.compulsory_cpu())
+    )));
+    lines.push(Line::from(format!(
+        "heap: {} MB when marking began, {} MB when it ended, {} MB marked live; goal {}{}{}; {} P",
+        c.heap_start >> 20,
+        c.heap_end >> 20,
+        c.heap_live >> 20,
+        c.goal
+            .map_or("not printed".into(), |g| format!("{} MB", g >> 20)),
+        c.stacks
+            .map_or(String::new(), |s| format!(", {} MB stacks", s >> 20)),
+        c.globals
+            .map_or(String::new(), |g| format!(", {} MB globals", g >> 20)),
+        c.procs
+    )));
+    let para = Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .block(block(" selected cycle, decoded "));
+    f.render_widget(para, area);
+}
+
+fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    if !p.cols.has_density {
+        let text = if p.cols.has_scan {
+            "This run's scan: lines come from the legacy collector, which counts objects but no span (page) visits. Record a Green Tea build (Go 1.26+, or 1.25 with GOEXPERIMENT=greenteagc) to compare."
+        } else {
+            "gctrace=1 does not carry page scan density. Record with GODEBUG=gctrace=2 on Go 1.25+ (Green Tea: 1.26+ default, 1.25 with GOEXPERIMENT=greenteagc) to get objects per span visit here."
+        };
+        f.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .block(block(" page scan density ")),
+            area,
+        );
+        return;
+    }
+    let outer = block(format!(
+        " page scan density: objects per span visit, run {} ",
+        p.summary
+            .as_ref()
+            .and_then(|s| s.scan.as_ref())
+            .and_then(|s| s.objects_per_span_visit)
+            .map_or("-".into(), fmt_num)
+    ));
+    let inner = outer.inner(area);
+    f.render_widget(outer, area);
+    let data = columns(&p.cols.series[8], inner.width as usize);
+    let sel = p
+        .selected()
+        .and_then(Cycle::page_density)
+        .map_or("-".into(), fmt_num);
+    let [a, b] = Layout::vertical([Constraint::Percentage(50); 2]).areas(inner);
+    f.render_widget(
+        spark(&data, format!("per cycle (sel {sel})"), MARK, theme),
+        a,
+    );
+    let classes: Vec<String> = p
+        .summary
+        .as_ref()
+        .and_then(|s| s.scan.as_ref())
+        .map(|s| {
+            let mut v: Vec<_> = s.classes.iter().filter(|c| c.objects > 0).collect();
+            v.sort_by_key(|c| std::cmp::Reverse(c.objects));
+            v.iter()
+                .take(6)
+                .map(|c| {
+                    let name = if c.class == 0 {
+                        "large".to_string()
+                    } else {
+                        format!("{}B", c.class)
+                    };
+                    format!(
+                        "{name}: {}",
+                        c.objects_per_span_visit.map_or("-".into(), fmt_num)
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    f.render_widget(
+        Paragraph::new(format!("by size class: {}", classes.join("  "))).wrap(Wrap { trim: true }),
+        b,
+    );
+}
+
+fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let tl = &p.timeline;
+    let h = area.height.saturating_sub(2) as usize;
+    // Problems first (they must not scroll out of sight), then what the program and the
+    // runtime printed up to the selected cycle's line.
+    let mut lines: Vec<Line> = tl
+        .problems
+        .iter()
+        .take(h.div_ceil(2))
+        .map(|pr| {
+            Line::from(Span::styled(
+                format!("{:>6} problem: {}", pr.line, pr.reason),
+                theme.alert(),
+            ))
+        })
+        .collect();
+    let room = h.saturating_sub(lines.len());
+    let upto = p.selected().map_or(u64::MAX, |c| c.line.max(1));
+    let out_end = tl.output.partition_point(|o| o.line <= upto);
+    let note_end = tl.notes.partition_point(|n| n.line <= upto);
+    let mut rows: Vec<(u64, Line)> = tl.output[..out_end]
+        .iter()
+        .rev()
+        .take(room)
+        .map(|o| (o.line, Line::from(format!("{:>6} {}", o.line, o.text))))
+        .collect();
+    rows.extend(tl.notes[..note_end].iter().rev().take(room).map(|n| {
+        (
+            n.line,
+            Line::from(Span::styled(
+                format!("{:>6} {}: {}", n.line, n.kind.name(), n.text),
+                theme.fg(GOAL),
+            )),
+        )
+    }));
+    rows.sort_by_key(|r| r.0);
+    let start = rows.len().saturating_sub(room);
+    lines.extend(rows.into_iter().skip(start).map(|r| r.1));
+    let title = format!(
+        " output {}  notes {}  problems {} (up to the selected cycle) ",
+        tl.output.len(),
+        tl.notes.len(),
+        tl.problems.len()
+    );
+    f.render_widget(Paragraph::new(lines).block(block(title)), area);
+}
+
+fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    let spread = |s: &Option<crate::stats::Spread>| match s {
+        Some(s) if s.n == 1 => fmt_num(s.median),
+        Some(s) => format!(
+            "{} [{}-{}]",
+            fmt_num(s.median),
+            fmt_num(s.min),
+            fmt_num(s.max)
+        ),
+        None => "-".into(),
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            "{:<26}{:>22}{:>22}{:>10}",
+            "metric", "A median [min-max]", "B median [min-max]", "delta"
+        ),
+        theme.bold(),
+    ))];
+    let single = app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2));
+    for r in &app.comparison {
+        lines.push(Line::from(format!(
+            "{:<26}{:>22}{:>22}{:>10}",
+            r.label,
+            spread(&r.a),
+            spread(&r.b),
+            r.verdict()
+        )));
+    }
+    let title = if single {
+        " A/B: one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict "
+    } else {
+        " A/B: ~ = ranges overlap, no result "
+    };
+    f.render_widget(Paragraph::new(lines).block(block(title)), area);
+}
+
+fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    if let Some(buf) = &app.jump {
+        f.render_widget(
+            Paragraph::new(format!(
+                "jump to cycle: {buf}_  (Enter to go, Esc to cancel)"
+            )),
+            area,
+        );
+        return;
+    }
+    let mut spans = Vec::new();
+    for (k, what) in keys::hints() {
+        spans.push(Span::styled(
+            format!(" {k} "),
+            theme.bold().add_modifier(Modifier::REVERSED),
+        ));
+        spans.push(Span::raw(format!(" {what} ")));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn help(f: &mut Frame, area: Rect, theme: Theme) {
+    let rows: Vec<Line> = keys::help_rows()
+        .map(|(k, h)| {
+            Line::from(vec![
+                Span::styled(format!("{k:>8}  "), theme.bold()),
+                Span::raw(h),
+            ])
+        })
+        .collect();
+    let h = (rows.len() as u16 + 2).min(area.height);
+    let w = 64.min(area.width);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    f.render_widget(Clear, r);
+    f.render_widget(Paragraph::new(rows).block(block(" keys (? to close) ")), r);
+}

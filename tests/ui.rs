@@ -1,0 +1,230 @@
+//! The dashboard on ratatui's TestBackend: snapshots of what a person sees, every terminal
+//! size, and the real event loop driven with scripted input and an injected clock.
+
+use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
+use gcscope::event::Event;
+use gcscope::trace;
+use gcscope::ui::app::{App, Pane};
+use gcscope::ui::keys::{self, Action};
+use gcscope::ui::view::{self, Theme};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::time::Duration;
+
+const THEME: Theme = Theme { color: false };
+
+fn path(name: &str) -> String {
+    format!("{}/traces/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A pane fed with a trace's events, as a file source would.
+fn pane(name: &str) -> Pane {
+    let tl = trace::read_path(std::path::Path::new(&path(name))).unwrap();
+    let mut p = Pane::new(name, false);
+    p.timeline = tl;
+    p
+}
+
+fn app(names: &[&str]) -> App {
+    let mut panes = Vec::new();
+    for n in names {
+        panes.push(pane(n));
+    }
+    let mut app = App::new(panes);
+    // What the loop does when a file's events have arrived.
+    for i in 0..app.panes.len() {
+        app.apply(i, Event::End { error: None });
+    }
+    app
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    app.refresh();
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::draw(f, app, THEME)).unwrap();
+    t.backend().to_string()
+}
+
+const TREE: &str = "go/go1.27.3_greentea_tree_p2_gctrace2.log";
+
+#[test]
+fn one_source() {
+    let mut a = app(&[TREE]);
+    let s = screen(&mut a, 140, 44);
+    assert!(s.contains("cycles 23/23"));
+    assert!(s.contains("page scan density: objects per span visit, run 49.3"));
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn a_b_side_by_side() {
+    let mut a = app(&[
+        "go/go1.27.3_legacy_graph_p2_r1.log",
+        "go/go1.27.3_greentea_graph_p2_r1.log",
+    ]);
+    a.act(Action::Start);
+    a.act(Action::StepForward);
+    let s = screen(&mut a, 160, 56);
+    assert!(s.contains("compulsory CPU ms/cycle"));
+    assert!(
+        s.contains("at gc 2 "),
+        "linked cursors: both on the second cycle"
+    );
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn help_overlay() {
+    let mut a = app(&[TREE]);
+    a.act(Action::Help);
+    let s = screen(&mut a, 100, 30);
+    for (k, _) in keys::help_rows() {
+        assert!(s.contains(k), "help lists {k}");
+    }
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn tiny_terminal_says_so() {
+    let mut a = app(&[TREE]);
+    let s = screen(&mut a, 40, 10);
+    assert!(s.contains("terminal too small"));
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn empty_trace() {
+    let mut a = App::new(vec![Pane::new("empty.log", false)]);
+    a.apply(0, Event::End { error: None });
+    let s = screen(&mut a, 100, 30);
+    assert!(s.contains("no cycles yet"));
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn problems_and_program_output() {
+    let mut a =
+        app(&["wild/048_aceld-golang-debug-practice-log-timestamps-forced-GCforced-2P.txt"]);
+    let mut p = pane("go/go1.27.3_greentea_graph_p2_r1_synthetic-truncated.log");
+    std::mem::swap(&mut a.panes[0].timeline.problems, &mut p.timeline.problems);
+    // Select the cycle printed just after the program's "loop end" (line 23).
+    a.act(Action::Jump);
+    for c in "22\n".chars() {
+        a.jump_key(Some(c));
+    }
+    let s = screen(&mut a, 140, 44);
+    assert!(s.contains("loop end"), "program output is shown");
+    assert!(s.contains("gc_forced: GC forced"), "notes are shown");
+    assert!(
+        s.contains("9 problem: gc line ends early"),
+        "problems with line numbers"
+    );
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn a_40ms_pause_jumps_out() {
+    let mut text = String::new();
+    for i in 1..=50 {
+        let stw = if i == 30 { "40" } else { "0.030" };
+        text.push_str(&format!(
+            "gc {i} @{i}.000s 1%: {stw}+5.0+0.020 ms clock, 0.06+1.0/2.0/0+0.04 ms cpu, 8->9->4 MB, 9 MB goal, 0 MB stacks, 0 MB globals, 2 P\n"
+        ));
+    }
+    let mut p = Pane::new("swap.log", false);
+    p.timeline = trace::read_all(text.as_bytes()).unwrap();
+    let mut a = App::new(vec![p]);
+    a.apply(0, Event::End { error: None });
+    let s = screen(&mut a, 140, 44);
+    assert!(s.contains("outliers (>10x p50): gc 30 40.0 ms"), "{s}");
+}
+
+#[test]
+fn replay_with_an_injected_clock() {
+    let mut a = app(&["go/go1.27.3_greentea_tree_p2_r1.log"]);
+    a.tick(Duration::ZERO);
+    a.act(Action::PlayPause);
+    a.tick(Duration::from_millis(1000)); // x1: the cycles that started in the first second
+    let s = screen(&mut a, 140, 44);
+    let first_s = a.panes[0].timeline.runs[0].cycles[0].at;
+    let expect = a.panes[0].timeline.runs[0]
+        .cycles
+        .iter()
+        .filter(|c| c.at - first_s <= 1_000_000_000)
+        .count();
+    assert!(expect > 1 && expect < 61);
+    assert!(s.contains(&format!("cycles {expect}/61")), "{s}");
+    assert!(s.contains("▶ x1"));
+}
+
+#[test]
+fn every_size_renders() {
+    let mut one = app(&[TREE]);
+    let mut two = app(&[
+        "go/go1.27.3_legacy_tree_p2_r1.log",
+        "go/go1.27.3_greentea_tree_p2_r1.log",
+    ]);
+    one.refresh();
+    two.refresh();
+    for w in 1..=200u16 {
+        for h in 1..=60u16 {
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            t.draw(|f| view::draw(f, &one, THEME)).unwrap();
+            if (w + h) % 3 == 0 {
+                t.draw(|f| view::draw(f, &two, THEME)).unwrap();
+            }
+        }
+    }
+}
+
+fn key(c: KeyCode) -> std::io::Result<Term> {
+    Ok(Term::Key(KeyEvent::new(c, KeyModifiers::NONE)))
+}
+
+/// The real loop: a source sends its events on the channel, scripted keys arrive, `q` quits.
+#[tokio::test(start_paused = true)]
+async fn the_event_loop_applies_events_and_keys() {
+    let (tx, rx) = tokio::sync::mpsc::channel(8);
+    let tl_events = {
+        let mut v = Vec::new();
+        let mut dec = trace::Decoder::new();
+        let bytes = std::fs::read(path("go/go1.27.3_greentea_tree_p2_r1.log")).unwrap();
+        dec.push(&bytes, &mut |e| v.push(e));
+        dec.finish(&mut |e| v.push(e));
+        v.push(Event::End { error: None });
+        v
+    };
+    tx.send((0, tl_events)).await.unwrap();
+    drop(tx);
+    let input = async_stream(vec![
+        key(KeyCode::Char('g')),
+        key(KeyCode::Right),
+        key(KeyCode::Right),
+        key(KeyCode::Char('/')),
+        key(KeyCode::Char('4')),
+        key(KeyCode::Char('0')),
+        key(KeyCode::Enter),
+        key(KeyCode::Char('q')),
+    ]);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let app = App::new(vec![Pane::new("tree", false)]);
+    let app = gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME)
+        .await
+        .unwrap();
+    assert!(app.quit);
+    assert_eq!(app.panes[0].timeline.cycle_count(), 61);
+    assert_eq!(app.panes[0].selected().unwrap().num, 40);
+}
+
+/// Keys one per frame, so the loop draws between them.
+fn async_stream(
+    items: Vec<std::io::Result<Term>>,
+) -> impl futures::Stream<Item = std::io::Result<Term>> + Unpin {
+    Box::pin(futures::stream::unfold(
+        items.into_iter(),
+        |mut it| async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            it.next().map(|x| (x, it))
+        },
+    ))
+}
