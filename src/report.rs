@@ -315,7 +315,8 @@ pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
     sources.iter().flat_map(|s| s.summaries()).collect()
 }
 
-fn spread_text(s: &Option<Spread>) -> String {
+/// `median [min-max]`, or the single value of one run.
+pub fn spread_text(s: &Option<Spread>) -> String {
     match s {
         Some(s) if s.n == 1 => fmt_num(s.median),
         Some(s) => format!(

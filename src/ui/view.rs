@@ -620,16 +620,7 @@ fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 }
 
 fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let spread = |s: &Option<crate::stats::Spread>| match s {
-        Some(s) if s.n == 1 => fmt_num(s.median),
-        Some(s) => format!(
-            "{} [{}-{}]",
-            fmt_num(s.median),
-            fmt_num(s.min),
-            fmt_num(s.max)
-        ),
-        None => "-".into(),
-    };
+    let spread = crate::report::spread_text;
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "{:<26}{:>22}{:>22}{:>10}",
