@@ -5,7 +5,7 @@ use super::keys::Action;
 use crate::cycle::Cycle;
 use crate::event::Event;
 use crate::stats::compare::{self, Row};
-use crate::stats::summary::RunSummary;
+use crate::stats::summary::{RunStats, RunSummary};
 use crate::timeline::{Run, Timeline};
 use std::time::Duration;
 
@@ -31,6 +31,9 @@ pub struct Pane {
     /// Summary of the shown cycles, refreshed by `App::refresh` (never on the render path).
     pub summary: Option<RunSummary>,
     summary_key: (usize, usize),
+    /// Running statistics of the cycles revealed so far by a replay (run, stats): extended
+    /// cycle by cycle as the replay advances, rebuilt only when it goes back.
+    replay_stats: (usize, RunStats),
     /// The charts' series over the zoom window, downsampled, refreshed by `App::refresh`.
     pub cols: Cols,
 }
@@ -105,6 +108,7 @@ impl Pane {
             follow: true,
             summary: None,
             summary_key: (usize::MAX, usize::MAX),
+            replay_stats: (0, RunStats::default()),
             cols: Cols::default(),
         }
     }
@@ -267,21 +271,23 @@ impl App {
                 continue;
             }
             p.summary_key = key;
-            p.summary = p.current_run().and_then(|r| {
-                if p.shown >= r.cycles.len() {
-                    RunSummary::of(r)
-                } else {
-                    let mut partial = Run {
-                        first_line: r.first_line,
-                        restart: r.restart,
-                        ..Run::default()
-                    };
-                    for c in &r.cycles[..p.shown] {
-                        partial.stats.push(c);
-                    }
-                    RunSummary::of(&partial)
+            let Some(r) = p.timeline.runs.get(p.run) else {
+                p.summary = None;
+                continue;
+            };
+            p.summary = if p.shown >= r.cycles.len() {
+                RunSummary::of(r)
+            } else {
+                let (run, stats) = &mut p.replay_stats;
+                if *run != p.run || stats.cycles() > p.shown {
+                    *run = p.run;
+                    *stats = RunStats::default();
                 }
-            });
+                for c in &r.cycles[stats.cycles()..p.shown] {
+                    stats.push(c);
+                }
+                stats.summary(r.first_line, r.restart)
+            };
         }
         let windows: Vec<_> = self.panes.iter().map(|p| self.window(p)).collect();
         for (p, w) in self.panes.iter_mut().zip(windows) {

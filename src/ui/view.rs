@@ -321,25 +321,18 @@ fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let (live, end, goal) = (series(2), series(3), series(4));
     let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
     let xmax = live.len().max(1) as f64;
+    let line = |name, color, data| {
+        Dataset::default()
+            .name(name)
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.fg(color))
+            .data(data)
+    };
     let chart = Chart::new(vec![
-        Dataset::default()
-            .name("goal")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.fg(GOAL))
-            .data(&goal),
-        Dataset::default()
-            .name("end")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.fg(PAUSE))
-            .data(&end),
-        Dataset::default()
-            .name("live")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.fg(MARK))
-            .data(&live),
+        line("goal", GOAL, &goal),
+        line("end", PAUSE, &end),
+        line("live", MARK, &live),
     ])
     .block(block(title))
     .x_axis(Axis::default().bounds([0.0, xmax]))
