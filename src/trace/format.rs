@@ -3,7 +3,7 @@
 //! The lab prints its cycles with this, and the dashboard shows a cycle's line with it; the
 //! round trip with `parse.rs` is a property test.
 
-use crate::cycle::{Cycle, Ns};
+use crate::cycle::{Cycle, LabStats, Ns};
 use std::fmt::Write;
 
 /// The runtime's `fmtNSAsMS`: whole ms from 10 ms up, otherwise two significant digits with
@@ -91,10 +91,73 @@ pub fn line(c: &Cycle) -> String {
     s
 }
 
+/// The lab's extension line for a cycle (without newline), printed immediately before the
+/// cycle's gc line: `lab: objs N bytes N visits N freed N cpu_ns N hist a,b,c`, with `hist -`
+/// for an empty histogram. `parse.rs` reads it back exactly.
+pub fn lab_line(l: &LabStats) -> String {
+    let mut s = String::with_capacity(96 + 8 * l.density_hist.len());
+    let _ = write!(
+        s,
+        "lab: objs {} bytes {} visits {} freed {} cpu_ns {} hist ",
+        l.objects_scanned, l.bytes_scanned, l.page_visits, l.objects_freed, l.thread_cpu
+    );
+    if l.density_hist.is_empty() {
+        s.push('-');
+    }
+    for (i, n) in l.density_hist.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "{n}");
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::trace::parse::{parse_line, Line};
+
+    #[test]
+    fn lab_line_text_and_round_trip() {
+        let l = LabStats {
+            objects_scanned: 123456,
+            bytes_scanned: 9876543,
+            page_visits: 2345,
+            objects_freed: 34567,
+            density_hist: vec![10, 3, 2, 0, 1],
+            thread_cpu: 12345678,
+        };
+        let text = lab_line(&l);
+        assert_eq!(
+            text,
+            "lab: objs 123456 bytes 9876543 visits 2345 freed 34567 cpu_ns 12345678 hist 10,3,2,0,1"
+        );
+        assert_eq!(parse_line(text.as_bytes()), Line::Lab(Box::new(l.clone())));
+        for l in [
+            LabStats::default(),
+            LabStats {
+                objects_scanned: u64::MAX,
+                bytes_scanned: u64::MAX,
+                page_visits: u64::MAX,
+                objects_freed: u64::MAX,
+                density_hist: vec![u64::MAX],
+                thread_cpu: u64::MAX,
+            },
+            LabStats {
+                density_hist: vec![0],
+                ..l
+            },
+        ] {
+            let text = lab_line(&l);
+            assert_eq!(
+                parse_line(text.as_bytes()),
+                Line::Lab(Box::new(l)),
+                "{text}"
+            );
+        }
+        assert!(lab_line(&LabStats::default()).ends_with(" hist -"));
+    }
 
     #[test]
     fn fmt_ns_as_ms_like_the_runtime() {

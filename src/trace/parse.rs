@@ -5,7 +5,7 @@
 //! where a gc line was cut by another write (see `reader.rs`). The grammar and its history are in
 //! `../shared/reference/gctrace-format.md` and README.md; every shape here was seen in a real log under `traces/`.
 
-use crate::cycle::{Clock, Cpu, Cycle, Go15Phases, GreenTeaCounts, Ns, ScanCounts};
+use crate::cycle::{Clock, Cpu, Cycle, Go15Phases, GreenTeaCounts, LabStats, Ns, ScanCounts};
 use memchr::memmem::{self, Finder};
 use std::sync::LazyLock;
 
@@ -26,13 +26,16 @@ pub enum Line {
     },
     /// A `GODEBUG=gctrace=2` `scan:` line; belongs to the cycle printed just before it.
     Scan(ScanLine),
+    /// The lab's extension line (`lab: objs N bytes N visits N freed N cpu_ns N hist a,b,c`);
+    /// belongs to the cycle printed just after it.
+    Lab(Box<LabStats>),
     /// A runtime line that is not a cycle (`scvg`, `scav`, `pacer:`, `GC forced`).
     Note(NoteKind),
     /// Go <= 1.4's `gcN(P): ...` line: recognised, not supported.
     OldFormat,
     /// The middle or end of a gc line whose start is elsewhere (` ms clock,` without `gc N @`).
     Fragment,
-    /// Starts like a gc line (`gc N @`) but does not parse.
+    /// Starts like a gc line (`gc N @`), or is a `scan:` or `lab:` line, but does not parse.
     Malformed(ParseError),
     /// Anything else: the program's own output.
     Other,
@@ -83,6 +86,8 @@ pub struct ScanLine {
 /// Where and why a line stopped parsing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// What kind of line it is: `gc`, `scan:` or `lab:`.
+    pub kind: LineKind,
     /// Byte offset in the physical line where parsing stopped.
     pub pos: usize,
     /// Byte offset where the gc line started.
@@ -92,17 +97,37 @@ pub struct ParseError {
     pub at_end: bool,
 }
 
+/// The kinds of line a `ParseError` can come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineKind {
+    Gc,
+    Scan,
+    Lab,
+}
+
+impl LineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Gc => "gc line",
+            LineKind::Scan => "scan: line",
+            LineKind::Lab => "lab: line",
+        }
+    }
+}
+
 impl ParseError {
     pub fn reason(&self) -> String {
         if self.at_end {
             format!(
-                "gc line ends early at column {}: expected {} (truncated?)",
+                "{} ends early at column {}: expected {} (truncated?)",
+                self.kind.name(),
                 self.pos + 1,
                 self.expected
             )
         } else {
             format!(
-                "gc line does not parse at column {}: expected {}",
+                "{} does not parse at column {}: expected {}",
+                self.kind.name(),
                 self.pos + 1,
                 self.expected
             )
@@ -124,7 +149,7 @@ pub fn parse_line(line: &[u8]) -> Line {
         }
     }
     let body = trim_quote(line);
-    if let Some(kind) = runtime_note(body) {
+    if let Some(kind) = runtime_note(body, line.len() - body.len()) {
         return kind;
     }
     match find_cycle(line) {
@@ -193,15 +218,25 @@ pub fn gc_head(line: &[u8], start: usize) -> Option<usize> {
     }
 }
 
-/// Runtime lines other than gc lines, recognised at the start of the (unquoted) line.
-fn runtime_note(body: &[u8]) -> Option<Line> {
+/// Runtime lines other than gc lines, recognised at the start of the (unquoted) line. `indent`
+/// is how many bytes of indentation and quoting precede `body`, so that a malformed line's
+/// columns count from the start of the physical line.
+fn runtime_note(body: &[u8], indent: usize) -> Option<Line> {
+    let malformed = |kind, e: ParseError| {
+        Line::Malformed(ParseError {
+            kind,
+            pos: e.pos + indent,
+            start: e.start + indent,
+            ..e
+        })
+    };
     let first = *body.first()?;
     match first {
         b's' => {
             if body.starts_with(b"scan: ") {
                 return Some(match parse_scan(body) {
                     Ok(s) => Line::Scan(s),
-                    Err(e) => Line::Malformed(e),
+                    Err(e) => malformed(LineKind::Scan, e),
                 });
             }
             if body.starts_with(b"scvg") {
@@ -216,6 +251,10 @@ fn runtime_note(body: &[u8]) -> Option<Line> {
             }
             None
         }
+        b'l' if body.starts_with(b"lab: ") => Some(match parse_lab(body) {
+            Ok(l) => Line::Lab(Box::new(l)),
+            Err(e) => malformed(LineKind::Lab, e),
+        }),
         b'p' if body.starts_with(b"pacer: ") => Some(Line::Note(NoteKind::Pacer)),
         b'G' if body == b"GC forced" => Some(Line::Note(NoteKind::GcForced)),
         b'g' if is_old_format(body) => Some(Line::OldFormat),
@@ -443,6 +482,49 @@ fn parse_scan(body: &[u8]) -> Result<ScanLine, ParseError> {
     Ok(ScanLine { class, counts })
 }
 
+/// `lab: objs N bytes N visits N freed N cpu_ns N hist a,b,c` (`hist -` when empty): the
+/// lab's extension line, printed by `format::lab_line`.
+fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
+    let mut c = Cursor::new(body, 0);
+    c.lit(b"lab:")?;
+    fn field(
+        c: &mut Cursor<'_>,
+        name: &'static [u8],
+        what: &'static str,
+    ) -> Result<u64, ParseError> {
+        c.ws()?;
+        c.lit(name)?;
+        c.ws()?;
+        c.int_as(what)
+    }
+    let objects_scanned = field(&mut c, b"objs", "the objects scanned")?;
+    let bytes_scanned = field(&mut c, b"bytes", "the bytes scanned")?;
+    let page_visits = field(&mut c, b"visits", "the page visits")?;
+    let objects_freed = field(&mut c, b"freed", "the objects freed")?;
+    let thread_cpu = field(&mut c, b"cpu_ns", "the thread CPU in ns")?;
+    c.ws()?;
+    c.lit(b"hist")?;
+    c.ws()?;
+    let mut density_hist = Vec::new();
+    if !c.opt(b"-") {
+        density_hist.push(c.int_as("a histogram count or `-`")?);
+        while c.opt(b",") {
+            density_hist.push(c.int_as("a histogram count")?);
+        }
+    }
+    if c.pos < body.len() {
+        return Err(c.err("the end of the line after the histogram"));
+    }
+    Ok(LabStats {
+        objects_scanned,
+        bytes_scanned,
+        page_visits,
+        objects_freed,
+        density_hist,
+        thread_cpu,
+    })
+}
+
 /// A byte cursor with the few primitives the grammar needs.
 struct Cursor<'a> {
     s: &'a [u8],
@@ -462,6 +544,7 @@ impl<'a> Cursor<'a> {
 
     fn err(&self, expected: &'static str) -> ParseError {
         ParseError {
+            kind: LineKind::Gc,
             pos: self.pos,
             start: self.start,
             expected,
@@ -471,6 +554,7 @@ impl<'a> Cursor<'a> {
 
     fn error_at(&self, pos: usize, expected: &'static str) -> ParseError {
         ParseError {
+            kind: LineKind::Gc,
             pos,
             start: self.start,
             expected,
@@ -653,6 +737,12 @@ fn lit_name(lit: &[u8]) -> &'static str {
         b"objs," => "`objs,`",
         b"=" => "`=` and a total",
         b"spans" => "`spans`",
+        b"lab:" => "`lab:`",
+        b"bytes" => "`bytes`",
+        b"visits" => "`visits`",
+        b"freed" => "`freed`",
+        b"cpu_ns" => "`cpu_ns`",
+        b"hist" => "`hist`",
         b"(" | b"):" => "`(P):`",
         _ => "more text",
     }
@@ -865,10 +955,165 @@ mod tests {
         assert_eq!(s.class, Some(32));
         assert_eq!(s.counts.objs, 6291459);
         assert!(s.counts.green_tea.is_none());
-        assert!(matches!(
-            parse_line(b"scan: total 1+2+3=7 objs, 1+1=2 spans"),
-            Line::Malformed(_)
-        ));
+        let Line::Malformed(e) = parse_line(b"scan: total 1+2+3=7 objs, 1+1=2 spans") else {
+            panic!()
+        };
+        assert_eq!(e.kind, LineKind::Scan);
+        assert!(e.reason().starts_with("scan: line "), "{}", e.reason());
+    }
+
+    #[test]
+    fn lab_lines() {
+        let Line::Lab(l) = parse_line(
+            b"lab: objs 123456 bytes 9876543 visits 2345 freed 34567 cpu_ns 12345678 hist 10,3,2,0,1",
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            *l,
+            LabStats {
+                objects_scanned: 123456,
+                bytes_scanned: 9876543,
+                page_visits: 2345,
+                objects_freed: 34567,
+                density_hist: vec![10, 3, 2, 0, 1],
+                thread_cpu: 12345678,
+            }
+        );
+        // An empty histogram is `-`; the same prefix rules as `scan:` (indent, `>` quoting,
+        // trailing blanks and `\r`).
+        for line in [
+            "lab: objs 0 bytes 0 visits 0 freed 0 cpu_ns 0 hist -",
+            "  > lab: objs 0 bytes 0 visits 0 freed 0 cpu_ns 0 hist -\r",
+            "lab:  objs 0 bytes 0\tvisits 0 freed 0 cpu_ns 0 hist - ",
+        ] {
+            assert_eq!(
+                parse_line(line.as_bytes()),
+                Line::Lab(Box::default()),
+                "{line:?}"
+            );
+        }
+        let Line::Lab(l) = parse_line(b"lab: objs 7 bytes 8 visits 0 freed 1 cpu_ns 2 hist 5")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (l.density_hist.as_slice(), l.density()),
+            (&[5u64][..], None)
+        );
+        // Not at the start of the line (after other text): program output, as for `scan:`.
+        assert_eq!(
+            parse_line(b"log: lab: objs 0 bytes 0 visits 0 freed 0 cpu_ns 0 hist -"),
+            Line::Other
+        );
+        assert_eq!(parse_line(b"lab:objs 1"), Line::Other);
+    }
+
+    #[test]
+    fn malformed_lab_lines_say_where_and_why() {
+        let malformed = |line: &str| match parse_line(line.as_bytes()) {
+            Line::Malformed(e) => e,
+            other => panic!("{line}: {other:?}"),
+        };
+        let good = "lab: objs 1 bytes 2 visits 3 freed 4 cpu_ns 5 hist 6,7";
+        // The hist field starts at column 52 (offset 51) in all of these.
+        let head = "lab: objs 1 bytes 2 visits 3 freed 4 cpu_ns 5 hist";
+        let with = |tail: &str| format!("{head}{tail}");
+        for (line, pos, at_end, expected) in [
+            // Cut off.
+            (
+                "lab: objs 1 bytes 2 visits".to_string(),
+                26,
+                true,
+                "a space",
+            ),
+            (head.to_string(), 50, true, "a space"),
+            (with(" "), 50, true, "a space"),
+            (with(" 6,"), 53, true, "a histogram count"),
+            // Fields out of order, misspelt, not integers, overflowing.
+            (
+                "lab: bytes 2 objs 1 visits 3 freed 4 cpu_ns 5 hist -".into(),
+                5,
+                false,
+                "`objs`",
+            ),
+            (
+                "lab: objs 1 bytes 2 visits 3 freed 4 cpu 5 hist -".into(),
+                37,
+                false,
+                "`cpu_ns`",
+            ),
+            (
+                "lab: objs 1.5 bytes 2 visits 3 freed 4 cpu_ns 5 hist -".into(),
+                11,
+                false,
+                "a space",
+            ),
+            (
+                "lab: objs -1 bytes 2 visits 3 freed 4 cpu_ns 5 hist -".into(),
+                10,
+                false,
+                "the objects scanned",
+            ),
+            (
+                "lab: objs 1 bytes 99999999999999999999 visits 3 freed 4 cpu_ns 5 hist -".into(),
+                37,
+                false,
+                "the bytes scanned",
+            ),
+            // A bad histogram, trailing text.
+            (with(" 6,,7"), 53, false, "a histogram count"),
+            (with(" x"), 51, false, "a histogram count or `-`"),
+            (
+                with(" -,1"),
+                52,
+                false,
+                "the end of the line after the histogram",
+            ),
+            (
+                with(" 6 extra"),
+                52,
+                false,
+                "the end of the line after the histogram",
+            ),
+            (
+                with(" 6;7"),
+                52,
+                false,
+                "the end of the line after the histogram",
+            ),
+        ] {
+            let e = malformed(&line);
+            assert_eq!(
+                (e.kind, e.pos, e.at_end, e.expected),
+                (LineKind::Lab, pos, at_end, expected),
+                "{line}"
+            );
+            assert!(e.reason().starts_with("lab: line "), "{}", e.reason());
+            assert!(
+                e.reason().contains(&format!("column {}", pos + 1)),
+                "{}",
+                e.reason()
+            );
+        }
+        // Every cut of a good line is a lab line or a reported problem, never output.
+        for cut in "lab: o".len()..good.len() {
+            match parse_line(&good.as_bytes()[..cut]) {
+                Line::Lab(_) | Line::Malformed(_) => {}
+                other => panic!("{cut}: {other:?}"),
+            }
+        }
+        // Columns count from the start of the physical line, indentation included.
+        let e = malformed("    lab: objs x");
+        assert_eq!(e.pos, 14);
+        assert_eq!(
+            e.reason(),
+            "lab: line does not parse at column 15: expected the objects scanned"
+        );
+        assert_eq!(
+            malformed("lab: objs 1 bytes").reason(),
+            "lab: line ends early at column 18: expected a space (truncated?)"
+        );
     }
 
     #[test]

@@ -9,10 +9,14 @@
 //!   next line parse as one complete gc line, they are joined (and a `stitched` note says so),
 //!   otherwise both lines are reported as they are.
 //! - **scan: lines** follow their cycle and are tagged with its run.
+//! - **lab: lines** (the lab's extension) come just before their cycle's gc line: one is held
+//!   until the next cycle is emitted (whichever run it goes to, stitched or not) and travels in
+//!   it as `Cycle::lab`. A lab line that never gets its cycle is a problem at its own line: when
+//!   another lab line comes first, when the next gc line does not parse, or at the end.
 
 use super::lines::RawLine;
-use super::parse::{gc_head, gc_space_offsets, parse_cycle, parse_line, Line, NoteKind};
-use crate::cycle::Cycle;
+use super::parse::{gc_head, gc_space_offsets, parse_cycle, parse_line, Line, LineKind, NoteKind};
+use crate::cycle::{Cycle, LabStats};
 use crate::event::Event;
 
 /// How many of the latest runs an interleaved cycle may continue.
@@ -25,7 +29,12 @@ pub struct Reader {
     pending: Option<Pending>,
     /// Run of the last cycle emitted, for `scan:` lines.
     last_cycle_run: Option<usize>,
+    /// A `lab:` line (its number and fields) waiting for the next cycle.
+    lab: Option<(u64, Box<LabStats>)>,
 }
+
+/// Why a held `lab:` line is reported rather than attached.
+const LAB_ORPHAN: &str = "lab: line with no gc line after it";
 
 #[derive(Clone, Copy)]
 struct RunTail {
@@ -78,10 +87,22 @@ impl Reader {
         self.emit_line(raw.no, raw.bytes, parsed, raw.dropped, out);
     }
 
-    /// End of input: a held-back line is reported as it is.
+    /// End of input: a held-back line is reported as it is, and so is a `lab:` line still
+    /// waiting for its cycle.
     pub fn finish(&mut self, out: &mut impl FnMut(Event)) {
         if let Some(p) = self.pending.take() {
             self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+        }
+        self.drop_lab(format_args!("the input ends"), out);
+    }
+
+    /// A held `lab:` line will get no cycle: report it at its own line.
+    fn drop_lab(&mut self, why: std::fmt::Arguments<'_>, out: &mut impl FnMut(Event)) {
+        if let Some((no, _)) = self.lab.take() {
+            out(Event::Problem {
+                line: no,
+                reason: format!("{LAB_ORPHAN} ({why})"),
+            });
         }
     }
 
@@ -174,15 +195,36 @@ impl Reader {
                 reason: "part of a gc line without its start (cut by other output or a paste?)"
                     .into(),
             }),
-            Line::Malformed(e) => out(Event::Problem {
-                line: no,
-                reason: e.reason(),
-            }),
+            Line::Lab(lab) => {
+                self.drop_lab(format_args!("another lab: line follows on line {no}"), out);
+                self.lab = Some((no, lab));
+            }
+            Line::Malformed(e) => {
+                // A held lab: line never goes past a broken gc line (the one it was for) or a
+                // broken lab: line (the start of the next cycle's record): its fields would
+                // land on the wrong cycle.
+                match e.kind {
+                    LineKind::Gc => {
+                        self.drop_lab(format_args!("the gc line on line {no} does not parse"), out)
+                    }
+                    LineKind::Lab => {
+                        self.drop_lab(format_args!("another lab: line follows on line {no}"), out)
+                    }
+                    LineKind::Scan => {}
+                }
+                out(Event::Problem {
+                    line: no,
+                    reason: e.reason(),
+                })
+            }
             Line::Other => output(no, bytes, out),
         }
     }
 
-    fn cycle(&mut self, cycle: Cycle, no: u64, out: &mut impl FnMut(Event)) {
+    fn cycle(&mut self, mut cycle: Cycle, no: u64, out: &mut impl FnMut(Event)) {
+        if let Some((_, lab)) = self.lab.take() {
+            cycle.lab = Some(lab);
+        }
         let run = self.route(&cycle, no, out);
         self.runs[run] = RunTail {
             num: cycle.num,
@@ -404,6 +446,189 @@ mod tests {
         ));
         let orphan = events("scan: total 3 objs\n");
         assert!(matches!(orphan[0], Event::Problem { line: 1, .. }));
+    }
+
+    fn lab(n: u64) -> LabStats {
+        LabStats {
+            objects_scanned: 100 * n,
+            bytes_scanned: 1000 * n,
+            page_visits: 10 * n,
+            objects_freed: n,
+            density_hist: vec![n, 0, 1],
+            thread_cpu: 5000 * n,
+        }
+    }
+
+    fn lab_line(n: u64) -> String {
+        format!("{}\n", crate::trace::format::lab_line(&lab(n)))
+    }
+
+    /// (run, cycle number, line, lab fields' tag) per cycle.
+    fn lab_cycles(ev: &[Event]) -> Vec<(usize, u32, u64, Option<u64>)> {
+        ev.iter()
+            .filter_map(|e| match e {
+                Event::Cycle { run, cycle } => Some((
+                    *run,
+                    cycle.num,
+                    cycle.line,
+                    cycle.lab.as_ref().map(|l| l.objects_freed),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn problems(ev: &[Event]) -> Vec<(u64, &str)> {
+        ev.iter()
+            .filter_map(|e| match e {
+                Event::Problem { line, reason } => Some((*line, reason.as_str())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lab_line_goes_with_the_next_cycle() {
+        let text = [
+            lab_line(1),
+            line(1, "0.1"),
+            lab_line(2),
+            line(2, "0.2"),
+            line(3, "0.3"),
+        ]
+        .concat();
+        let ev = events(&text);
+        assert_eq!(
+            lab_cycles(&ev),
+            vec![(0, 1, 2, Some(1)), (0, 2, 4, Some(2)), (0, 3, 5, None)]
+        );
+        let Some(Event::Cycle { cycle, .. }) = ev.iter().find(|e| matches!(e, Event::Cycle { .. }))
+        else {
+            panic!()
+        };
+        assert_eq!(cycle.lab.as_deref(), Some(&lab(1)));
+        assert_eq!(cycle.page_density(), Some(10.0));
+        assert!(problems(&ev).is_empty(), "{ev:?}");
+        // Nothing else is emitted for the lab line itself.
+        assert!(!ev.iter().any(|e| matches!(e, Event::Output { .. })));
+    }
+
+    #[test]
+    fn orphan_lab_lines_are_problems_at_their_line() {
+        // A second lab line before a gc line, and one at the end of the input.
+        let text = [lab_line(1), lab_line(2), line(1, "0.1"), lab_line(3)].concat();
+        let ev = events(&text);
+        assert_eq!(lab_cycles(&ev), vec![(0, 1, 3, Some(2))]);
+        assert_eq!(
+            problems(&ev),
+            vec![
+                (
+                    1,
+                    "lab: line with no gc line after it (another lab: line follows on line 2)"
+                ),
+                (4, "lab: line with no gc line after it (the input ends)"),
+            ]
+        );
+        // A broken gc line takes its lab line with it: the next cycle does not get its fields.
+        let text = format!(
+            "{}gc 2 @0.2s 12%: 0.027+20+0.020 ms clock, garbage\n{}",
+            lab_line(1),
+            line(3, "0.3")
+        );
+        let ev = events(&text);
+        assert_eq!(lab_cycles(&ev), vec![(0, 3, 3, None)]);
+        let p = problems(&ev);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert_eq!(
+            p[0],
+            (
+                1,
+                "lab: line with no gc line after it (the gc line on line 2 does not parse)"
+            )
+        );
+        assert_eq!(p[1].0, 2);
+        // So does a broken lab line (it starts the next cycle's record).
+        let text = format!("{}lab: objs 1 bytes\n{}", lab_line(1), line(1, "0.1"));
+        let ev = events(&text);
+        assert_eq!(lab_cycles(&ev), vec![(0, 1, 3, None)]);
+        let p = problems(&ev);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert_eq!(p[0].0, 1);
+        assert!(p[0].1.starts_with("lab: line with no gc line after it"));
+        assert_eq!(p[1].0, 2);
+        assert!(p[1].1.starts_with("lab: line ends early"), "{}", p[1].1);
+    }
+
+    #[test]
+    fn lab_line_before_a_split_gc_line() {
+        // Stitched: the joined cycle gets the lab fields.
+        let text = format!(
+            "{}gc 10 @2.216s 38%[gcwork] progress #127\n: {TAIL}\n{}{}",
+            lab_line(10),
+            lab_line(11),
+            line(11, "2.3")
+        );
+        let ev = events(&text);
+        assert_eq!(
+            lab_cycles(&ev),
+            vec![(0, 10, 2, Some(10)), (0, 11, 5, Some(11))]
+        );
+        assert!(problems(&ev).is_empty(), "{ev:?}");
+        // A held gc head that the lab line itself follows: the head is reported, the lab line
+        // waits for the gc line after it.
+        let text = format!(
+            "gc 10 @2.216s 38%[gcwork] progress\n{}{}",
+            lab_line(11),
+            line(11, "2.3")
+        );
+        let ev = events(&text);
+        assert_eq!(lab_cycles(&ev), vec![(0, 11, 3, Some(11))]);
+        assert_eq!(
+            problems(&ev).iter().map(|p| p.0).collect::<Vec<_>>(),
+            vec![1]
+        );
+        // A head that never gets its tail, at the end of the input: both are reported, in
+        // line order.
+        let text = format!("{}gc 10 @2.216s 38%[gcwork] progress", lab_line(10));
+        let ev = events(&text);
+        assert_eq!(lab_cycles(&ev), vec![]);
+        assert_eq!(
+            problems(&ev).iter().map(|p| p.0).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+    }
+
+    #[test]
+    fn lab_lines_follow_their_cycle_into_its_run() {
+        // Two interleaved processes (and a restart): each cycle keeps the lab line before it.
+        let text = [
+            lab_line(1),
+            line(1, "0.1"),
+            lab_line(2),
+            line(2, "0.2"),
+            lab_line(3),
+            line(1, "0.05"),
+            lab_line(4),
+            line(3, "0.3"),
+            lab_line(5),
+            line(2, "0.15"),
+            lab_line(6),
+            line(1, "0.0"),
+        ]
+        .concat();
+        let ev = events(&text);
+        assert_eq!(
+            lab_cycles(&ev),
+            vec![
+                (0, 1, 2, Some(1)),
+                (0, 2, 4, Some(2)),
+                (1, 1, 6, Some(3)),
+                (0, 3, 8, Some(4)),
+                (1, 2, 10, Some(5)),
+                (2, 1, 12, Some(6)),
+            ]
+        );
+        assert!(problems(&ev).is_empty());
     }
 
     #[test]
