@@ -1,6 +1,7 @@
 //! Properties: the Go-format printer and the parser agree, and no input makes a reader panic.
 
-use gcscope::cycle::{Clock, Cpu, Cycle, Go15Phases};
+use gcscope::cycle::{Clock, Cpu, Cycle, Go15Phases, LabStats};
+use gcscope::timeline::Timeline;
 use gcscope::trace::{self, format, parse};
 use proptest::prelude::*;
 
@@ -32,6 +33,21 @@ prop_compose! {
     }
 }
 
+prop_compose! {
+    fn lab_stats()(
+        n in [any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>()],
+        small in [0u64..1 << 20, 0u64..1 << 20],
+        density_hist in proptest::collection::vec(any::<u64>(), 0..24),
+        big: bool,
+    ) -> LabStats {
+        let n = if big { n } else { [small[0], small[1], n[2] >> 40, n[3] >> 40, n[4] >> 30] };
+        LabStats {
+            objects_scanned: n[0], bytes_scanned: n[1], page_visits: n[2], objects_freed: n[3],
+            density_hist, thread_cpu: n[4],
+        }
+    }
+}
+
 fn parse_one(line: &str) -> Cycle {
     match parse::parse_line(line.as_bytes()) {
         parse::Line::Cycle { cycle, .. } => cycle,
@@ -56,6 +72,71 @@ proptest! {
         // Whole ms from 10 ms up; 2 significant digits below.
         prop_assert!(parsed.clock.mark <= c.clock.mark);
         prop_assert!(c.clock.mark - parsed.clock.mark <= c.clock.mark / 10 + 1_000);
+    }
+
+    /// The lab's extension line reads back exactly, as the lab's own line kind.
+    #[test]
+    fn lab_line_round_trip(l in lab_stats()) {
+        let line = format::lab_line(&l);
+        prop_assert!(!line.contains('\n'));
+        let parse::Line::Lab(parsed) = parse::parse_line(line.as_bytes()) else {
+            return Err(TestCaseError::fail(format!("not a lab line: {line}")));
+        };
+        prop_assert_eq!(&*parsed, &l);
+        prop_assert_eq!(format::lab_line(&parsed), line);
+    }
+
+    /// A lab trace (a lab line before each gc line, some gc lines split by program output):
+    /// streamed and mapped reads build the same timeline, every cycle read carries exactly its
+    /// own lab fields, and every lab line is attached or reported.
+    #[test]
+    fn lab_traces_read_alike_on_both_paths(
+        cycles in proptest::collection::vec((cycle(), lab_stats(), proptest::option::of(3usize..200)), 1..12),
+    ) {
+        let mut text = String::new();
+        let mut labs = Vec::new();
+        for (i, (mut c, lab, cut)) in cycles.into_iter().enumerate() {
+            c.num = i as u32 + 1;
+            c.at = i as u64 * 1_000_000;
+            text.push_str(&format::lab_line(&lab));
+            text.push('\n');
+            let line = format::line(&c);
+            match cut.filter(|&k| k < line.len()) {
+                Some(k) => {
+                    text.push_str(&line[..k]);
+                    text.push_str("[prog] output\n");
+                    text.push_str(&line[k..]);
+                }
+                None => text.push_str(&line),
+            }
+            text.push('\n');
+            labs.push(lab);
+        }
+        let streamed = trace::read_all(text.as_bytes()).unwrap();
+        let mapped = trace::read_bytes_into(text.as_bytes(), Timeline::default());
+        prop_assert_eq!(streamed.runs.len(), mapped.runs.len());
+        for (a, b) in streamed.runs.iter().zip(&mapped.runs) {
+            prop_assert_eq!(&a.cycles, &b.cycles);
+        }
+        prop_assert_eq!(&streamed.output, &mapped.output);
+        prop_assert_eq!(&streamed.notes, &mapped.notes);
+        prop_assert_eq!(&streamed.problems, &mapped.problems);
+        let read: Vec<&Cycle> = streamed.runs.iter().flat_map(|r| &r.cycles).collect();
+        let mut attached = 0;
+        for c in &read {
+            if let Some(l) = &c.lab {
+                prop_assert_eq!(&**l, &labs[c.num as usize - 1], "gc {}", c.num);
+                attached += 1;
+            }
+        }
+        let orphans = streamed
+            .problems
+            .iter()
+            .filter(|p| p.reason.starts_with("lab: line with no gc line after it"))
+            .count();
+        prop_assert_eq!(attached + orphans, labs.len());
+        // A cycle read whole (not a stitched one that lost its head) always has its fields.
+        prop_assert!(read.iter().all(|c| c.lab.is_some()), "{:?}", streamed.problems);
     }
 
     #[test]
