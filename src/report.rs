@@ -231,6 +231,24 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             }
         }
     }
+    if let Some(l) = &r.lab {
+        let density = l
+            .objects_per_page_visit
+            .map_or("n/a".into(), |d| format!("{d:.1}"));
+        let _ = writeln!(
+            o,
+            "  page scan    {density} objects per page visit ({} visits, {} objects, {} MiB) in {} lab cycles",
+            l.page_visits,
+            l.objects_scanned,
+            l.bytes_scanned >> 20,
+            l.cycles_with_lab
+        );
+        let _ = writeln!(
+            o,
+            "  lab          {} objects freed; GC thread CPU {:.1} ms",
+            l.objects_freed, l.thread_cpu_ms
+        );
+    }
 }
 
 /// One row per cycle for spreadsheets.

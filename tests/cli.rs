@@ -78,6 +78,64 @@ fn summary_reads_stdin() {
     assert_eq!(j["runs"][0]["source"], "-");
 }
 
+/// A lab trace (a `lab:` line before each gc line): the summary reports the lab's page scan
+/// density and totals, in text and JSON.
+#[test]
+fn summary_reports_lab_page_density() {
+    let mut text = String::new();
+    for n in 1..=3 {
+        text += &format!(
+            "lab: objs {} bytes {} visits {} freed 100 cpu_ns 2500000 hist 4,{n}\n",
+            1000 * n,
+            (1 << 20) * n,
+            100 * n
+        );
+        text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+    }
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        o
+    };
+    let j: serde_json::Value =
+        serde_json::from_slice(&run(&["summary", "--json", "-"]).stdout).unwrap();
+    let r = &j["runs"][0];
+    assert_eq!(r["format"], "gcscope lab");
+    assert!(r["scan"].is_null());
+    let lab = &r["lab"];
+    assert_eq!(lab["cycles_with_lab"], 3);
+    assert_eq!(lab["objects_scanned"], 6000);
+    assert_eq!(lab["bytes_scanned"], 6 << 20);
+    assert_eq!(lab["page_visits"], 600);
+    assert_eq!(lab["objects_per_page_visit"], 10.0);
+    assert_eq!(lab["objects_freed"], 300);
+    assert_eq!(lab["thread_cpu_ms"], 7.5);
+    assert_eq!(lab["density_hist"], serde_json::json!([12, 6]));
+    assert!(j["problems"].as_array().unwrap().is_empty());
+    let s = stdout(&run(&["summary", "-"]));
+    assert!(
+        s.contains("page scan    10.0 objects per page visit (600 visits, 6000 objects, 6 MiB) in 3 lab cycles"),
+        "{s}"
+    );
+    assert!(s.contains("300 objects freed; GC thread CPU 7.5 ms"), "{s}");
+    // Without lab lines there is no lab section.
+    let o = gcscope(&["summary", "--json", TREE_GT]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["runs"][0]["lab"].is_null());
+}
+
 #[test]
 fn csv_has_one_row_per_cycle() {
     let o = gcscope(&["summary", "--csv", TREE_GT, TREE_LEGACY]);

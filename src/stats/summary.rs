@@ -3,7 +3,7 @@
 //! Every field name here is part of the documented `--json` output (docs/SUMMARY.md).
 
 use super::{median_u64, ms};
-use crate::cycle::{Cycle, GreenTeaCounts};
+use crate::cycle::{Cycle, GreenTeaCounts, LabStats};
 use crate::timeline::Run;
 use crate::trace::parse::ScanLine;
 use hdrhistogram::Histogram;
@@ -51,6 +51,8 @@ pub struct RunSummary {
     pub heap_goal_mb: Option<MinMax>,
     /// From `GODEBUG=gctrace=2` lines, when present.
     pub scan: Option<ScanSummary>,
+    /// From the lab's `lab:` lines, when present.
+    pub lab: Option<LabSummary>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -108,6 +110,23 @@ pub struct ScanSummary {
     pub classes: Vec<ClassScan>,
 }
 
+/// Sums over the cycles of a run that carry lab fields (`Cycle::lab`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabSummary {
+    pub cycles_with_lab: usize,
+    pub objects_scanned: u64,
+    pub bytes_scanned: u64,
+    pub page_visits: u64,
+    /// Objects scanned per page visit over the run (the lab's page scan density); None
+    /// without page visits.
+    pub objects_per_page_visit: Option<f64>,
+    pub objects_freed: u64,
+    /// True thread CPU of all GC work, ms.
+    pub thread_cpu_ms: f64,
+    /// Page visits by objects scanned per visit, bucket i = [2^i, 2^(i+1)), summed.
+    pub density_hist: Vec<u64>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassScan {
     pub class: u32,
@@ -150,6 +169,53 @@ pub struct RunStats {
     live: Option<(u64, u64)>,
     goal: Option<(u64, u64)>,
     scan: ScanAcc,
+    lab: LabAcc,
+}
+
+/// Lab fields summed over the cycles that have them. Sums saturate: the fields are read from
+/// text and may be anything.
+#[derive(Debug, Clone, Default)]
+struct LabAcc {
+    cycles: usize,
+    sum: LabStats,
+}
+
+impl LabAcc {
+    fn push(&mut self, l: &LabStats) {
+        let s = &mut self.sum;
+        self.cycles += 1;
+        for (sum, v) in [
+            (&mut s.objects_scanned, l.objects_scanned),
+            (&mut s.bytes_scanned, l.bytes_scanned),
+            (&mut s.page_visits, l.page_visits),
+            (&mut s.objects_freed, l.objects_freed),
+            (&mut s.thread_cpu, l.thread_cpu),
+        ] {
+            *sum = sum.saturating_add(v);
+        }
+        if s.density_hist.len() < l.density_hist.len() {
+            s.density_hist.resize(l.density_hist.len(), 0);
+        }
+        for (sum, v) in s.density_hist.iter_mut().zip(&l.density_hist) {
+            *sum = sum.saturating_add(*v);
+        }
+    }
+
+    fn summary(&self) -> Option<LabSummary> {
+        (self.cycles > 0).then(|| {
+            let s = &self.sum;
+            LabSummary {
+                cycles_with_lab: self.cycles,
+                objects_scanned: s.objects_scanned,
+                bytes_scanned: s.bytes_scanned,
+                page_visits: s.page_visits,
+                objects_per_page_visit: s.density(),
+                objects_freed: s.objects_freed,
+                thread_cpu_ms: ms(s.thread_cpu),
+                density_hist: s.density_hist.clone(),
+            }
+        })
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -210,6 +276,9 @@ impl RunStats {
         self.live = widen(self.live, c.heap_live >> 20);
         if let Some(g) = c.goal {
             self.goal = widen(self.goal, g >> 20);
+        }
+        if let Some(l) = &c.lab {
+            self.lab.push(l);
         }
     }
 
@@ -290,6 +359,7 @@ impl RunStats {
             },
             heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
             scan: self.scan_summary(),
+            lab: self.lab.summary(),
         })
     }
 
@@ -440,6 +510,69 @@ fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lab_fields_are_summed_over_the_run() {
+        let lab = |objs, visits, hist: &[u64]| LabStats {
+            objects_scanned: objs,
+            bytes_scanned: 16 * objs,
+            page_visits: visits,
+            objects_freed: 7,
+            density_hist: hist.to_vec(),
+            thread_cpu: 1_500_000,
+        };
+        let mut text = String::new();
+        for (n, l) in [
+            (1, Some(lab(300, 10, &[1, 2, 3]))),
+            (2, None),
+            (3, Some(lab(100, 40, &[5]))),
+        ] {
+            if let Some(l) = &l {
+                text += &crate::trace::format::lab_line(l);
+                text.push('\n');
+            }
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        let s = RunSummary::of(&tl.runs[0]).unwrap();
+        assert_eq!(s.format, "gcscope lab");
+        assert!(s.scan.is_none());
+        assert_eq!(
+            s.lab,
+            Some(LabSummary {
+                cycles_with_lab: 2,
+                objects_scanned: 400,
+                bytes_scanned: 6400,
+                page_visits: 50,
+                objects_per_page_visit: Some(8.0),
+                objects_freed: 14,
+                thread_cpu_ms: 3.0,
+                density_hist: vec![6, 2, 3],
+            })
+        );
+        // A run without lab lines has no lab section; sums saturate rather than overflow.
+        let mut stats = RunStats::default();
+        let c = Cycle::default();
+        stats.push(&c);
+        assert!(stats.summary(1, None).unwrap().lab.is_none());
+        let huge = Cycle {
+            lab: Some(Box::new(LabStats {
+                objects_scanned: u64::MAX,
+                density_hist: vec![u64::MAX],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        stats.push(&huge);
+        stats.push(&huge);
+        let l = stats.summary(1, None).unwrap().lab.unwrap();
+        assert_eq!(
+            (l.objects_scanned, l.density_hist),
+            (u64::MAX, vec![u64::MAX])
+        );
+        assert_eq!(l.objects_per_page_visit, None);
+    }
 
     #[test]
     fn selected_percentiles_equal_the_histogram_walk() {
