@@ -1,10 +1,11 @@
 //! gcscope: see what Go's garbage collector did, from `GODEBUG=gctrace=1` logs.
 //!
-//! Data flows one way: sources (`trace`) -> `event::Event` -> state (`timeline::Timeline`) ->
+//! Data flows one way: sources (`trace`, `lab`) -> `event::Event` -> state (`timeline::Timeline`) ->
 //! views (`ui` for the dashboard, `report` for the headless commands).
 
 pub mod cycle;
 pub mod event;
+pub mod lab;
 pub mod report;
 pub mod source;
 pub mod stats;

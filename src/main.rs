@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use gcscope::lab::{self, Shape};
 use gcscope::report::{self, Source};
 use gcscope::source::Spec;
 use gcscope::trace;
@@ -67,6 +68,102 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<CompareFormat>,
     },
+    /// The GC lab: a real concurrent mark-sweep collector running a heap-shape workload.
+    Lab {
+        #[command(flatten)]
+        args: LabArgs,
+        /// No dashboard: print each cycle as it ends, statistics at the end.
+        #[arg(long)]
+        headless: bool,
+        /// How long to run (headless; the dashboard runs until you quit).
+        #[arg(long, value_parser = parse_duration, default_value = "5s")]
+        duration: std::time::Duration,
+        /// With --headless: statistics as JSON on stdout (cycle lines go to stderr).
+        #[arg(long, requires = "headless")]
+        json: bool,
+        /// With --headless: write the cycles as a gctrace file (plus `lab:` lines) that
+        /// `gcscope view/summary/compare` read like a Go trace.
+        #[arg(long, requires = "headless")]
+        trace_out: Option<PathBuf>,
+    },
+}
+
+/// The lab's settings on the command line.
+#[derive(clap::Args, Clone)]
+struct LabArgs {
+    /// Heap shape to run.
+    #[arg(long, value_enum, default_value = "tree")]
+    workload: Shape,
+    /// Marking strategy: object by object (legacy) or page by page (Green Tea).
+    #[arg(long, value_enum, default_value = "greentea")]
+    marker: MarkerArg,
+    /// GOGC: heap growth allowed over the live heap, percent.
+    #[arg(long, default_value_t = 100)]
+    gogc: u64,
+    /// GOMAXPROCS-like P slots.
+    #[arg(long, default_value_t = 2)]
+    procs: usize,
+    /// Random seed: same seed, same workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Heap size factor (1: about 10-80 MB live depending on the shape).
+    #[arg(long, default_value_t = 1.0)]
+    scale: f64,
+    /// Virtual arena size (touched only as the heap grows).
+    #[arg(long, default_value_t = 8192)]
+    arena_mb: u64,
+}
+
+impl LabArgs {
+    fn config(&self, duration: Option<std::time::Duration>) -> lab::Config {
+        lab::Config {
+            shape: self.workload,
+            marker: self.marker.into(),
+            gogc: self.gogc.max(1),
+            procs: self.procs.clamp(1, 64),
+            duration,
+            seed: self.seed,
+            scale: self.scale.clamp(1.0 / 64.0, 64.0),
+            arena_mb: self.arena_mb.max(64),
+            ..lab::Config::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MarkerArg {
+    Legacy,
+    Greentea,
+}
+
+impl From<MarkerArg> for lab::Marker {
+    fn from(m: MarkerArg) -> lab::Marker {
+        match m {
+            MarkerArg::Legacy => lab::Marker::Legacy,
+            MarkerArg::Greentea => lab::Marker::Greentea,
+        }
+    }
+}
+
+/// `5s`, `500ms`, `2m`, or plain seconds.
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let (num, unit) = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((s, "s"), |i| s.split_at(i));
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a duration: {s:?} (try 5s, 500ms, 2m)"))?;
+    let secs = match unit {
+        "ms" => v / 1000.0,
+        "s" => v,
+        "m" => v * 60.0,
+        _ => return Err(format!("unknown unit in {s:?} (ms, s or m)")),
+    };
+    if !(0.0..=86_400.0).contains(&secs) {
+        return Err(format!("duration out of range: {s:?}"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -100,6 +197,18 @@ fn run() -> Result<()> {
             } else {
                 print(&report::summary_text(&sources))
             }
+        }
+        Some(Command::Lab {
+            args,
+            headless,
+            duration,
+            json,
+            trace_out,
+        }) => {
+            if !headless {
+                bail!("the live lab dashboard is not wired yet; use --headless");
+            }
+            lab_headless(&args.config(Some(duration)), json, trace_out.as_deref())
         }
         Some(Command::Compare { a, b, json, format }) => {
             let (a, b) = (read_sources(&a, false)?, read_sources(&b, false)?);
@@ -136,6 +245,25 @@ fn view(files: &[PathBuf], follow: bool) -> Result<()> {
         sources.push((f.display().to_string(), spec));
     }
     gcscope::ui::run(sources)
+}
+
+fn lab_headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Path>) -> Result<()> {
+    let mut file = match trace_out {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let summary = lab::headless::run(cfg, json, file.as_mut().map(|f| f as &mut dyn Write))?;
+    if let Some(f) = file.as_mut() {
+        f.flush()?;
+    }
+    if json {
+        print_json(&summary)
+    } else {
+        print(&lab::headless::summary_text(&summary))
+    }
 }
 
 fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {

@@ -1,0 +1,606 @@
+//! The lab's heap: an arena of 8 KiB pages carved into spans of Go's size classes.
+//!
+//! A reference is a `u32` word index into the arena (0 is nil: page 0 is never used), so the
+//! pointers objects hold really live in arena memory and marking really loads them, as Go's
+//! does. Every word is an `AtomicU64` used with `Relaxed` ordering: mutators and markers race
+//! on heap words exactly as in Go, without undefined behaviour, and on x86-64 these are plain
+//! moves. Phase changes (mark on/off, sweep generation) happen with the world stopped, and the
+//! P-token mutex orders them.
+//!
+//! Spans with 16-512 B objects keep Go 1.26's 256-byte tail: a pointer bitmap (one bit per
+//! word of the page) and `spanInlineMarkBits` (63 bytes of scan bits, the ownership byte, 63
+//! bytes of mark bits, the class byte). Both markers use these mark bits (one geometry for
+//! both, so an A/B changes only the marking strategy); only Green Tea uses the scan bits and
+//! the ownership byte. Bigger objects carry a one-word header naming their type and use side
+//! mark bits, like Go's malloc-header objects.
+
+use super::sizeclass::{self, CLASS_PAGES, CLASS_SIZE};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
+
+pub type Ref = u32;
+pub const PAGE_WORDS: u32 = 1024;
+/// What sweeping writes over freed objects when poisoning is on (tests): a load of it as a
+/// pointer is out of range and is counted as a bad reference.
+pub const POISON: u64 = 0xDEAD_BEEF_DEAD_BEEF;
+
+/// Word offsets of the inline area inside a page.
+const PTR_BITS: u32 = 992;
+pub(super) const SCANS: u32 = 1008;
+pub(super) const MARKS: u32 = 1016;
+pub(super) const TOP_BYTE: u64 = 0xFF << 56;
+/// Ownership states (`spanScanUnowned`, `spanScanOneMark`, `spanScanManyMark`).
+pub(super) const ONE_MARK: u64 = 1 << 56;
+pub(super) const MANY_MARK: u64 = 2 << 56;
+
+/// A heap type: its size and where its pointers are (word offsets from the object start the
+/// program sees; header objects have one hidden word before that).
+#[derive(Debug, Clone)]
+pub struct Type {
+    pub name: &'static str,
+    pub bytes: u32,
+    pub ptrs: Vec<u32>,
+}
+
+impl Type {
+    pub fn noscan(&self) -> bool {
+        self.ptrs.is_empty()
+    }
+    /// Pointerful objects over 512 B carry a type header word (Go's malloc header).
+    pub fn has_header(&self) -> bool {
+        !self.noscan() && self.bytes > sizeclass::MAX_HEAP_BITS_IN_SPAN
+    }
+    fn alloc_bytes(&self) -> u32 {
+        self.bytes + if self.has_header() { 8 } else { 0 }
+    }
+}
+
+pub type TypeId = u32;
+
+/// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
+/// zero when free.
+#[derive(Default)]
+pub struct Span {
+    pub in_use: AtomicU8,
+    pub class: AtomicU8,
+    pub noscan: AtomicU8,
+    pub in_partial: AtomicU8,
+    pub npages: AtomicU32,
+    pub nelems: AtomicU32,
+    pub elem_words: AtomicU32,
+    pub sweepgen: AtomicU32,
+    pub alloc_count: AtomicU32,
+    pub free_index: AtomicU32,
+    pub alloc: [AtomicU64; 8],
+    pub side_marks: [AtomicU64; 8],
+}
+
+/// Where an object lives.
+#[derive(Debug, Clone, Copy)]
+pub struct ObjLoc {
+    /// First page of the span.
+    pub span: u32,
+    pub idx: u32,
+    /// First word of the object (its header, if any).
+    pub base: Ref,
+    pub elem_words: u32,
+    pub inline: bool,
+    pub noscan: bool,
+}
+
+struct PageAlloc {
+    next: u32,
+    limit: u32,
+    free: BTreeMap<u32, Vec<u32>>,
+}
+
+pub struct Heap {
+    words: Box<[AtomicU64]>,
+    pub spans: Box<[Span]>,
+    page_span: Box<[AtomicU32]>,
+    pages: Mutex<PageAlloc>,
+    /// Swept spans with free slots, per span class (class * 2 + noscan).
+    partial: Vec<Mutex<Vec<u32>>>,
+    /// Spans in use that are swept (or being allocated from) in this sweep generation.
+    pub in_use: Mutex<Vec<u32>>,
+    /// Spans left to sweep this generation and the next one to take.
+    pub to_sweep: Mutex<Vec<u32>>,
+    pub sweep_cursor: AtomicU32,
+    pub sweepgen: AtomicU32,
+    /// Bytes in spans handed to mcaches plus large objects (Go's heapLive).
+    pub heap_live: AtomicU64,
+    pub objects_freed: AtomicU64,
+    pub types: Vec<Type>,
+    pub poison: bool,
+}
+
+/// A zeroed boxed slice of a type for which all-zero bytes are a valid value (atomics and
+/// structs of atomics). `alloc_zeroed` maps fresh pages lazily, so a large arena costs memory
+/// only where the heap grows.
+fn zeroed<T: Default>(n: usize) -> Box<[T]> {
+    let n = n.max(1);
+    let layout = std::alloc::Layout::array::<T>(n).expect("arena layout");
+    // SAFETY: every T used here (atomics and Span) is valid as all zero bytes; the pointer
+    // comes from the global allocator with the layout `Box<[T]>` frees with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
+impl Heap {
+    pub fn new(arena_bytes: u64, types: Vec<Type>, poison: bool) -> Heap {
+        let pages = (arena_bytes / 8192).clamp(16, (u32::MAX / PAGE_WORDS) as u64) as u32;
+        Heap {
+            words: zeroed(pages as usize * PAGE_WORDS as usize),
+            spans: zeroed(pages as usize),
+            page_span: zeroed(pages as usize),
+            pages: Mutex::new(PageAlloc {
+                next: 1,
+                limit: pages,
+                free: BTreeMap::new(),
+            }),
+            partial: (0..68 * 2).map(|_| Mutex::new(Vec::new())).collect(),
+            in_use: Mutex::new(Vec::new()),
+            to_sweep: Mutex::new(Vec::new()),
+            sweep_cursor: AtomicU32::new(0),
+            sweepgen: AtomicU32::new(2),
+            heap_live: AtomicU64::new(0),
+            objects_freed: AtomicU64::new(0),
+            types,
+            poison,
+        }
+    }
+
+    #[inline]
+    pub fn load(&self, w: Ref) -> u64 {
+        self.words[w as usize].load(Relaxed)
+    }
+    #[inline]
+    pub fn store(&self, w: Ref, v: u64) {
+        self.words[w as usize].store(v, Relaxed)
+    }
+    #[inline]
+    pub fn word(&self, w: u32) -> &AtomicU64 {
+        &self.words[w as usize]
+    }
+
+    /// Pages ever handed out: the lab's "mapped" memory.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.pages.lock().map_or(0, |p| p.next as u64 * 8192)
+    }
+
+    /// The object containing word `r` (interior pointers allowed), if `r` is in a live span.
+    #[inline]
+    pub fn find(&self, r: Ref) -> Option<ObjLoc> {
+        let page = (r / PAGE_WORDS) as usize;
+        let span = self.page_span.get(page)?.load(Relaxed);
+        if span == 0 {
+            return None;
+        }
+        let s = &self.spans[span as usize];
+        let elem_words = s.elem_words.load(Relaxed);
+        let nelems = s.nelems.load(Relaxed);
+        if elem_words == 0 {
+            return None;
+        }
+        let start = span * PAGE_WORDS;
+        let idx = (r - start) / elem_words;
+        if idx >= nelems {
+            return None;
+        }
+        let class = s.class.load(Relaxed);
+        Some(ObjLoc {
+            span,
+            idx,
+            base: start + idx * elem_words,
+            elem_words,
+            inline: class != 0 && sizeclass::inline_bits(class),
+            noscan: s.noscan.load(Relaxed) != 0,
+        })
+    }
+
+    /// The mark bit word and bit of an object.
+    #[inline]
+    pub fn mark_word(&self, o: &ObjLoc) -> (&AtomicU64, u64) {
+        let bit = 1u64 << (o.idx % 64);
+        if o.inline {
+            (self.word(o.span * PAGE_WORDS + MARKS + o.idx / 64), bit)
+        } else {
+            (
+                &self.spans[o.span as usize].side_marks[(o.idx / 64) as usize],
+                bit,
+            )
+        }
+    }
+
+    #[inline]
+    pub fn is_marked(&self, o: &ObjLoc) -> bool {
+        let (w, bit) = self.mark_word(o);
+        w.load(Relaxed) & bit != 0
+    }
+
+    #[inline]
+    pub fn is_allocated(&self, o: &ObjLoc) -> bool {
+        let s = &self.spans[o.span as usize];
+        s.alloc[(o.idx / 64) as usize].load(Relaxed) & (1 << (o.idx % 64)) != 0
+    }
+
+    /// Calls `f(word)` for each pointer slot of the object at `o`.
+    #[inline]
+    pub fn for_each_ptr_slot(&self, o: &ObjLoc, mut f: impl FnMut(Ref)) {
+        if o.noscan {
+            return;
+        }
+        if o.inline {
+            let page = o.span * PAGE_WORDS;
+            let first = o.base - page;
+            let mut w = first;
+            let end = first + o.elem_words;
+            while w < end {
+                let bits = self.load(page + PTR_BITS + w / 64) >> (w % 64);
+                let n = (64 - w % 64).min(end - w);
+                let mut bits = if n == 64 { bits } else { bits & ((1 << n) - 1) };
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    f(page + w + b);
+                    bits &= bits - 1;
+                }
+                w += n;
+            }
+        } else {
+            let tid = self.load(o.base) as usize;
+            if let Some(t) = self.types.get(tid) {
+                for &p in &t.ptrs {
+                    f(o.base + 1 + p);
+                }
+            }
+        }
+    }
+
+    /// Bytes a scan of the object reads: up to its last pointer (Go's heapScanWork).
+    pub fn scan_bytes(&self, o: &ObjLoc) -> u64 {
+        if o.inline {
+            o.elem_words as u64 * 8
+        } else {
+            let tid = self.load(o.base) as usize;
+            self.types
+                .get(tid)
+                .and_then(|t| t.ptrs.last())
+                .map_or(8, |&p| (p as u64 + 2) * 8)
+        }
+    }
+
+    fn alloc_pages(&self, n: u32) -> Option<u32> {
+        let mut p = self.pages.lock().ok()?;
+        if let Some(start) = p.free.get_mut(&n).and_then(|v| v.pop()) {
+            return Some(start);
+        }
+        if p.next + n > p.limit {
+            return None;
+        }
+        let start = p.next;
+        p.next += n;
+        Some(start)
+    }
+
+    /// A fresh span for a class (0: one large object of `large_bytes`).
+    pub fn new_span(&self, class: u8, noscan: bool, large_bytes: u32) -> Option<u32> {
+        let (npages, elem_bytes, nelems) = if class == 0 {
+            let np = large_bytes.div_ceil(8192);
+            (np, np * 8192, 1)
+        } else {
+            (
+                CLASS_PAGES[class as usize] as u32,
+                CLASS_SIZE[class as usize],
+                sizeclass::nelems(class),
+            )
+        };
+        let start = self.alloc_pages(npages)?;
+        let s = &self.spans[start as usize];
+        s.class.store(class, Relaxed);
+        s.noscan.store(noscan as u8, Relaxed);
+        s.npages.store(npages, Relaxed);
+        s.nelems.store(nelems, Relaxed);
+        s.elem_words.store(elem_bytes / 8, Relaxed);
+        s.sweepgen.store(self.sweepgen.load(Relaxed), Relaxed);
+        s.alloc_count.store(0, Relaxed);
+        s.free_index.store(0, Relaxed);
+        s.in_partial.store(0, Relaxed);
+        for w in s.alloc.iter().chain(s.side_marks.iter()) {
+            w.store(0, Relaxed);
+        }
+        if class != 0 && sizeclass::inline_bits(class) {
+            let page = start * PAGE_WORDS;
+            for w in PTR_BITS..PAGE_WORDS {
+                self.store(page + w, 0);
+            }
+            self.store(page + MARKS + 7, (class as u64) << 56);
+        }
+        for p in start..start + npages {
+            self.page_span[p as usize].store(start, Relaxed);
+        }
+        s.in_use.store(1, Relaxed);
+        if let Ok(mut v) = self.in_use.lock() {
+            v.push(start);
+        }
+        Some(start)
+    }
+
+    /// Takes a free slot of span `span`, owned by the caller's mcache.
+    pub fn next_free(&self, span: u32) -> Option<u32> {
+        let s = &self.spans[span as usize];
+        let nelems = s.nelems.load(Relaxed);
+        let mut i = s.free_index.load(Relaxed);
+        while i < nelems {
+            let word = s.alloc[(i / 64) as usize].load(Relaxed) >> (i % 64);
+            if word == u64::MAX >> (i % 64) {
+                i = (i / 64 + 1) * 64;
+                continue;
+            }
+            let free = i + (!word).trailing_zeros();
+            if free >= nelems {
+                break;
+            }
+            s.alloc[(free / 64) as usize].fetch_or(1 << (free % 64), Relaxed);
+            s.alloc_count.fetch_add(1, Relaxed);
+            s.free_index.store(free + 1, Relaxed);
+            return Some(free);
+        }
+        s.free_index.store(nelems, Relaxed);
+        None
+    }
+
+    /// Zeroes a new object and writes its header or pointer bits. Returns the reference the
+    /// program uses (after the header).
+    pub fn init_object(&self, o: &ObjLoc, tid: TypeId) -> Ref {
+        for w in o.base..o.base + o.elem_words {
+            self.store(w, 0);
+        }
+        let t = &self.types[tid as usize];
+        if o.inline && !o.noscan {
+            let page = o.span * PAGE_WORDS;
+            let first = o.base - page;
+            // Clear this slot's bits, then set the type's.
+            let mut w = first;
+            let end = first + o.elem_words;
+            while w < end {
+                let n = (64 - w % 64).min(end - w);
+                let mask = if n == 64 {
+                    u64::MAX
+                } else {
+                    ((1u64 << n) - 1) << (w % 64)
+                };
+                self.word(page + PTR_BITS + w / 64)
+                    .fetch_and(!mask, Relaxed);
+                w += n;
+            }
+            for &p in &t.ptrs {
+                let w = first + p;
+                self.word(page + PTR_BITS + w / 64)
+                    .fetch_or(1 << (w % 64), Relaxed);
+            }
+            o.base
+        } else if t.has_header() {
+            self.store(o.base, tid as u64);
+            o.base + 1
+        } else {
+            o.base
+        }
+    }
+
+    /// Size class and noscan of a type.
+    pub fn class_of(&self, tid: TypeId) -> (Option<u8>, bool, u32) {
+        let t = &self.types[tid as usize];
+        let bytes = t.alloc_bytes();
+        (sizeclass::class_of(bytes), t.noscan(), bytes)
+    }
+
+    pub fn pop_partial(&self, spc: usize) -> Option<u32> {
+        let s = self.partial[spc].lock().ok()?.pop()?;
+        self.spans[s as usize].in_partial.store(0, Relaxed);
+        Some(s)
+    }
+
+    pub fn clear_partials(&self) {
+        for p in &self.partial {
+            if let Ok(mut v) = p.lock() {
+                for &s in v.iter() {
+                    self.spans[s as usize].in_partial.store(0, Relaxed);
+                }
+                v.clear();
+            }
+        }
+    }
+
+    pub fn span_class(&self, span: u32) -> usize {
+        let s = &self.spans[span as usize];
+        s.class.load(Relaxed) as usize * 2 + s.noscan.load(Relaxed) as usize
+    }
+
+    /// Starts a sweep generation (world stopped): every span in use must be swept before it is
+    /// allocated from again.
+    pub fn start_sweep(&self) {
+        self.sweepgen.fetch_add(2, Relaxed);
+        self.clear_partials();
+        let spans = self.in_use.lock().map(|mut v| std::mem::take(&mut *v));
+        if let (Ok(spans), Ok(mut t)) = (spans, self.to_sweep.lock()) {
+            *t = spans;
+        }
+        self.sweep_cursor.store(0, Relaxed);
+    }
+
+    /// Sweeps the next unswept span; `None` when none is left. Returns the span and whether it
+    /// survived (has objects left).
+    pub fn sweep_next(&self) -> Option<(u32, bool)> {
+        loop {
+            let i = self.sweep_cursor.fetch_add(1, Relaxed) as usize;
+            let span = *self.to_sweep.lock().ok()?.get(i)?;
+            if let Some(alive) = self.sweep_span(span) {
+                return Some((span, alive));
+            }
+        }
+    }
+
+    pub fn sweep_done(&self) -> bool {
+        let n = self.to_sweep.lock().map_or(0, |t| t.len());
+        self.sweep_cursor.load(Relaxed) as usize >= n
+    }
+
+    /// Sweeps one span if it still needs it (claiming it by its sweep generation). Returns
+    /// whether it still holds objects, or `None` if someone else swept it.
+    pub fn sweep_span(&self, span: u32) -> Option<bool> {
+        let sg = self.sweepgen.load(Relaxed);
+        let s = &self.spans[span as usize];
+        if s.sweepgen
+            .compare_exchange(sg - 2, sg - 1, Relaxed, Relaxed)
+            .is_err()
+        {
+            return None;
+        }
+        let class = s.class.load(Relaxed);
+        let inline = class != 0 && sizeclass::inline_bits(class);
+        let page = span * PAGE_WORDS;
+        let nelems = s.nelems.load(Relaxed);
+        let elem_words = s.elem_words.load(Relaxed);
+        let mut live = 0u32;
+        let mut freed = 0u64;
+        for i in 0..8u32 {
+            let marks = if inline {
+                let w = self.load(page + MARKS + i);
+                if i == 7 {
+                    w & !TOP_BYTE
+                } else {
+                    w
+                }
+            } else {
+                s.side_marks[i as usize].load(Relaxed)
+            };
+            let alloc = s.alloc[i as usize].load(Relaxed);
+            let dead = alloc & !marks;
+            freed += dead.count_ones() as u64;
+            if self.poison && dead != 0 {
+                let mut d = dead;
+                while d != 0 {
+                    let idx = i * 64 + d.trailing_zeros();
+                    d &= d - 1;
+                    if idx < nelems {
+                        let base = page + idx * elem_words;
+                        for w in base..base + elem_words {
+                            self.store(w, POISON);
+                        }
+                    }
+                }
+            }
+            // Marks become the allocation bits (Go's `s.allocBits = s.gcmarkBits`).
+            s.alloc[i as usize].store(marks & alloc, Relaxed);
+            live += (marks & alloc).count_ones();
+            s.side_marks[i as usize].store(0, Relaxed);
+        }
+        if inline {
+            for i in 0..8 {
+                self.store(page + SCANS + i, 0);
+                self.store(page + MARKS + i, 0);
+            }
+            self.store(page + MARKS + 7, (class as u64) << 56);
+        }
+        self.objects_freed.fetch_add(freed, Relaxed);
+        s.alloc_count.store(live, Relaxed);
+        s.free_index.store(0, Relaxed);
+        if live == 0 {
+            self.free_span(span);
+            s.sweepgen.store(sg, Relaxed);
+            return Some(false);
+        }
+        if live < nelems {
+            s.in_partial.store(1, Relaxed);
+            if let Ok(mut p) =
+                self.partial[class as usize * 2 + s.noscan.load(Relaxed) as usize].lock()
+            {
+                p.push(span);
+            }
+        }
+        if let Ok(mut v) = self.in_use.lock() {
+            v.push(span);
+        }
+        s.sweepgen.store(sg, Relaxed);
+        Some(true)
+    }
+
+    fn free_span(&self, span: u32) {
+        let s = &self.spans[span as usize];
+        let npages = s.npages.load(Relaxed);
+        for p in span..span + npages {
+            self.page_span[p as usize].store(0, Relaxed);
+        }
+        s.in_use.store(0, Relaxed);
+        s.elem_words.store(0, Relaxed);
+        if let Ok(mut p) = self.pages.lock() {
+            p.free.entry(npages).or_default().push(span);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn types() -> Vec<Type> {
+        vec![
+            Type {
+                name: "node",
+                bytes: 16,
+                ptrs: vec![0, 1],
+            },
+            Type {
+                name: "big",
+                bytes: 768,
+                ptrs: (0..96).collect(),
+            },
+        ]
+    }
+
+    #[test]
+    fn allocate_find_and_sweep() {
+        let h = Heap::new(64 << 20, types(), true);
+        let (class, noscan, _) = h.class_of(0);
+        let span = h.new_span(class.unwrap(), noscan, 0).unwrap();
+        let i = h.next_free(span).unwrap();
+        let o = h.find(span * PAGE_WORDS + i * 2 + 1).unwrap();
+        assert_eq!(o.base, span * PAGE_WORDS);
+        assert!(o.inline);
+        let r = h.init_object(&o, 0);
+        let mut slots = vec![];
+        h.for_each_ptr_slot(&o, |w| slots.push(w));
+        assert_eq!(slots, vec![r, r + 1]);
+        // A second object stays unmarked and is freed (and poisoned) by the sweep.
+        let j = h.next_free(span).unwrap();
+        let (w, bit) = h.mark_word(&o);
+        w.fetch_or(bit, Relaxed);
+        h.start_sweep();
+        assert_eq!(h.sweep_next(), Some((span, true)));
+        assert_eq!(h.objects_freed.load(Relaxed), 1);
+        assert_eq!(h.load(span * PAGE_WORDS + j * 2), POISON);
+        assert!(!h.is_marked(&o));
+        assert!(h.is_allocated(&o));
+
+        // Header objects: 768 B + 8 B header lands in the 896 B class, 9 a page.
+        let (class, _, bytes) = h.class_of(1);
+        assert_eq!((CLASS_SIZE[class.unwrap() as usize], bytes), (896, 776));
+        let big = h.new_span(class.unwrap(), false, 0).unwrap();
+        let k = h.next_free(big).unwrap();
+        let o = h.find(big * PAGE_WORDS + k * 112).unwrap();
+        let r = h.init_object(&o, 1);
+        assert_eq!(r, o.base + 1);
+        let mut n = 0;
+        h.for_each_ptr_slot(&o, |w| {
+            assert!(w > o.base && w < o.base + 112);
+            n += 1
+        });
+        assert_eq!(n, 96);
+    }
+}

@@ -1,0 +1,514 @@
+//! The two markers over one heap: legacy (object by object, LIFO work buffers) and Green Tea
+//! (span by span, FIFO span queues), sharing roots, write barrier and the large-object path.
+//!
+//! Constants and policies follow Go 1.26 (`mgcwork.go`, `mgcmark.go`,
+//! `mgcmark_greenteagc.go`): 253-entry work buffers, a 256-entry local span ring spilling
+//! `min(n/2, 16)` every 64 puts and half when full, stealing half (at most 128), and the same
+//! drain priority for both markers. Simplified: the stealable span chain is a mutex-guarded
+//! deque per P instead of Go's lock-free SPMC ring chain.
+
+use super::heap::{Heap, ObjLoc, Ref, MANY_MARK, MARKS, ONE_MARK, PAGE_WORDS, SCANS, TOP_BYTE};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+pub const WORKBUF: usize = 253;
+const RING: usize = 256;
+const SPILL_PERIOD: u32 = 64;
+const SPILL_MAX: usize = 16;
+const STEAL_MAX: usize = 128;
+pub const ROOT_JOB_SLOTS: usize = 256;
+/// Density histogram buckets: [2^i, 2^(i+1)) objects per visit, up to 512+.
+pub const HIST: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Marker {
+    Legacy,
+    Greentea,
+}
+
+impl Marker {
+    pub fn name(self) -> &'static str {
+        match self {
+            Marker::Legacy => "legacy",
+            Marker::Greentea => "greentea",
+        }
+    }
+}
+
+/// Per-cycle counters a worker keeps locally and the collector sums at mark termination.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarkStats {
+    pub objs_scanned: u64,
+    pub bytes_scanned: u64,
+    pub scan_work: u64,
+    pub bytes_marked: u64,
+    pub visits: u64,
+    pub hist: [u64; HIST],
+    /// Go's gctrace=2 counters, Go 1.26 meaning (no dense kernel in the lab).
+    pub sparse_objs: u64,
+    pub spans_sparse: u64,
+    pub span_objs_sparse: u64,
+    pub empty_dequeues: u64,
+    pub spans_enqueued: u64,
+    pub spans_stolen: u64,
+    pub bad_pointers: u64,
+}
+
+impl MarkStats {
+    pub fn add(&mut self, o: &MarkStats) {
+        self.objs_scanned += o.objs_scanned;
+        self.bytes_scanned += o.bytes_scanned;
+        self.scan_work += o.scan_work;
+        self.bytes_marked += o.bytes_marked;
+        self.visits += o.visits;
+        for (a, b) in self.hist.iter_mut().zip(o.hist) {
+            *a += b;
+        }
+        self.sparse_objs += o.sparse_objs;
+        self.spans_sparse += o.spans_sparse;
+        self.span_objs_sparse += o.span_objs_sparse;
+        self.empty_dequeues += o.empty_dequeues;
+        self.spans_enqueued += o.spans_enqueued;
+        self.spans_stolen += o.spans_stolen;
+        self.bad_pointers += o.bad_pointers;
+    }
+}
+
+/// One P's marking state (Go's `gcWork`).
+#[derive(Default)]
+pub struct GcWork {
+    wbuf1: Vec<Ref>,
+    wbuf2: Vec<Ref>,
+    ring: VecDeque<u64>,
+    puts: u32,
+    pub stats: MarkStats,
+    /// Page of the current visit and its run length (page scan density, one definition for
+    /// both markers: a visit is a maximal run of consecutive object scans on one page).
+    last_page: u32,
+    run: u64,
+}
+
+impl GcWork {
+    pub fn is_empty(&self) -> bool {
+        self.wbuf1.is_empty() && self.wbuf2.is_empty() && self.ring.is_empty()
+    }
+
+    fn note_scan(&mut self, page: u32) {
+        if page == self.last_page && self.run > 0 {
+            self.run += 1;
+        } else {
+            self.end_visit();
+            self.last_page = page;
+            self.run = 1;
+            self.stats.visits += 1;
+        }
+    }
+
+    /// Closes the current visit into the histogram.
+    pub fn end_visit(&mut self) {
+        if self.run > 0 {
+            let b = (63 - self.run.leading_zeros() as usize).min(HIST - 1);
+            self.stats.hist[b] += 1;
+        }
+        self.run = 0;
+    }
+}
+
+/// A root job: a range of slots in one root array.
+#[derive(Clone)]
+pub struct RootJob {
+    pub slots: Arc<[std::sync::atomic::AtomicU32]>,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Mark state shared by all Ps.
+pub struct Marking {
+    pub marker: Marker,
+    full: Mutex<Vec<Vec<Ref>>>,
+    full_len: AtomicUsize,
+    chains: Vec<Mutex<VecDeque<u64>>>,
+    pub spanq_mask: AtomicU64,
+    pub roots: Mutex<Vec<RootJob>>,
+    pub next_root: AtomicUsize,
+    pub n_roots: AtomicUsize,
+    /// Set when a span spill should wake an idle P (Go 1.26's enlistWorker on spill).
+    pub wake: AtomicUsize,
+}
+
+impl Marking {
+    pub fn new(marker: Marker, procs: usize) -> Marking {
+        Marking {
+            marker,
+            full: Mutex::new(Vec::new()),
+            full_len: AtomicUsize::new(0),
+            chains: (0..procs).map(|_| Mutex::new(VecDeque::new())).collect(),
+            spanq_mask: AtomicU64::new(0),
+            roots: Mutex::new(Vec::new()),
+            next_root: AtomicUsize::new(0),
+            n_roots: AtomicUsize::new(0),
+            wake: AtomicUsize::new(0),
+        }
+    }
+
+    /// Is there work any P could pick up without looking inside another P's local state?
+    pub fn global_work(&self) -> bool {
+        self.full_len.load(Relaxed) > 0
+            || self.spanq_mask.load(Relaxed) != 0
+            || self.next_root.load(Relaxed) < self.n_roots.load(Relaxed)
+    }
+
+    pub fn set_roots(&self, jobs: Vec<RootJob>) {
+        self.n_roots.store(jobs.len(), Relaxed);
+        self.next_root.store(0, Relaxed);
+        if let Ok(mut r) = self.roots.lock() {
+            *r = jobs;
+        }
+    }
+
+    fn put_full(&self, buf: Vec<Ref>) {
+        if let Ok(mut f) = self.full.lock() {
+            f.push(buf);
+            self.full_len.store(f.len(), Relaxed);
+        }
+    }
+
+    fn get_full(&self) -> Option<Vec<Ref>> {
+        if self.full_len.load(Relaxed) == 0 {
+            return None;
+        }
+        let mut f = self.full.lock().ok()?;
+        let b = f.pop();
+        self.full_len.store(f.len(), Relaxed);
+        b
+    }
+
+    // ---- shading ----
+
+    /// Marks the object `r` points into and queues it for scanning if it has pointers.
+    #[inline]
+    pub fn shade(&self, heap: &Heap, gcw: &mut GcWork, p: usize, r: Ref) {
+        if r == 0 {
+            return;
+        }
+        let Some(o) = heap.find(r) else {
+            gcw.stats.bad_pointers += 1;
+            return;
+        };
+        let (w, bit) = heap.mark_word(&o);
+        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, Relaxed) & bit != 0 {
+            return;
+        }
+        gcw.stats.bytes_marked += o.elem_words as u64 * 8;
+        if o.noscan {
+            return;
+        }
+        if self.marker == Marker::Greentea && o.inline {
+            // tryDeferToSpanScan: the span, not the object, is queued, once per ownership.
+            if try_acquire(heap, o.span) {
+                self.span_put(gcw, p, ((o.span as u64) << 10) | o.idx as u64);
+            }
+            return;
+        }
+        self.put_obj(gcw, o.base);
+    }
+
+    fn put_obj(&self, gcw: &mut GcWork, base: Ref) {
+        if gcw.wbuf1.len() >= WORKBUF {
+            std::mem::swap(&mut gcw.wbuf1, &mut gcw.wbuf2);
+            if gcw.wbuf1.len() >= WORKBUF {
+                let full = std::mem::replace(&mut gcw.wbuf1, Vec::with_capacity(WORKBUF));
+                self.put_full(full);
+            }
+        }
+        gcw.wbuf1.push(base);
+    }
+
+    fn get_obj(&self, gcw: &mut GcWork) -> Option<Ref> {
+        if let Some(r) = gcw.wbuf1.pop() {
+            return Some(r);
+        }
+        std::mem::swap(&mut gcw.wbuf1, &mut gcw.wbuf2);
+        gcw.wbuf1.pop()
+    }
+
+    /// Go's `balance`: when the global list is empty, give others half of our buffers.
+    fn balance(&self, gcw: &mut GcWork) {
+        if !gcw.wbuf2.is_empty() {
+            let b = std::mem::take(&mut gcw.wbuf2);
+            self.put_full(b);
+        } else if gcw.wbuf1.len() > 4 {
+            let half = gcw.wbuf1.split_off(gcw.wbuf1.len() / 2);
+            self.put_full(half);
+        }
+    }
+
+    fn span_put(&self, gcw: &mut GcWork, p: usize, entry: u64) {
+        gcw.stats.spans_enqueued += 1;
+        gcw.puts += 1;
+        if gcw.ring.len() >= RING {
+            let n = RING / 2;
+            self.spill(gcw, p, n);
+        } else if gcw.puts.is_multiple_of(SPILL_PERIOD) && gcw.ring.len() > 4 {
+            let empty = self.chains[p].lock().is_ok_and(|c| c.is_empty());
+            if empty {
+                let n = (gcw.ring.len() / 2).min(SPILL_MAX);
+                self.spill(gcw, p, n);
+            }
+        }
+        gcw.ring.push_back(entry);
+    }
+
+    fn spill(&self, gcw: &mut GcWork, p: usize, n: usize) {
+        if let Ok(mut c) = self.chains[p].lock() {
+            c.extend(gcw.ring.drain(..n.min(gcw.ring.len())));
+        }
+        self.spanq_mask.fetch_or(1 << p, Relaxed);
+        self.wake.fetch_add(1, Relaxed);
+    }
+
+    /// Takes `n - n/2` (at most 128) spans from P `victim`'s chain into our ring.
+    fn take_from_chain(&self, gcw: &mut GcWork, victim: usize) -> bool {
+        let Ok(mut c) = self.chains[victim].lock() else {
+            return false;
+        };
+        let n = c.len();
+        let take = (n - n / 2).min(STEAL_MAX);
+        gcw.ring.extend(c.drain(..take));
+        if c.is_empty() {
+            self.spanq_mask.fetch_and(!(1 << victim), Relaxed);
+        }
+        take > 0
+    }
+
+    /// Publishes all local work (Go's `dispose`): buffers to the global list, spans to our
+    /// chain. Called when a P is released, so no work hides in an idle P.
+    pub fn dispose(&self, gcw: &mut GcWork, p: usize) {
+        if !gcw.wbuf1.is_empty() {
+            let b = std::mem::take(&mut gcw.wbuf1);
+            self.put_full(b);
+        }
+        if !gcw.wbuf2.is_empty() {
+            let b = std::mem::take(&mut gcw.wbuf2);
+            self.put_full(b);
+        }
+        if !gcw.ring.is_empty() {
+            let n = gcw.ring.len();
+            self.spill(gcw, p, n);
+        }
+        gcw.end_visit();
+    }
+
+    // ---- scanning ----
+
+    /// Scans one object: loads each pointer slot and shades what it points to.
+    #[inline]
+    fn scan_object(&self, heap: &Heap, gcw: &mut GcWork, p: usize, o: &ObjLoc) {
+        gcw.note_scan(o.span + o.idx * o.elem_words / PAGE_WORDS);
+        gcw.stats.objs_scanned += 1;
+        gcw.stats.bytes_scanned += o.elem_words as u64 * 8;
+        gcw.stats.scan_work += heap.scan_bytes(o);
+        let (lo, hi) = (o.base, o.base + o.elem_words);
+        let mut found = [0 as Ref; 8];
+        let mut n = 0;
+        let mut bad = 0;
+        heap.for_each_ptr_slot(o, |slot| {
+            let v = heap.load(slot);
+            if v > u32::MAX as u64 {
+                bad += 1;
+                return;
+            }
+            let v = v as Ref;
+            if v != 0 && !(lo..hi).contains(&v) {
+                // Gather a few pointers before marking, as scanObjectsSmall does, so the
+                // loads are issued together.
+                if n == found.len() {
+                    for &f in &found {
+                        self.shade(heap, gcw, p, f);
+                    }
+                    n = 0;
+                }
+                found[n] = v;
+                n += 1;
+            }
+        });
+        gcw.stats.bad_pointers += bad;
+        for &f in &found[..n] {
+            self.shade(heap, gcw, p, f);
+        }
+    }
+
+    /// Green Tea's `scanSpan`: release ownership, take the single-object fast path or scan
+    /// every marked-but-unscanned object of the span.
+    fn scan_span(&self, heap: &Heap, gcw: &mut GcWork, p: usize, entry: u64) {
+        let span = (entry >> 10) as u32;
+        let rep = (entry & 1023) as u32;
+        let page = span * PAGE_WORDS;
+        let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, Relaxed) & TOP_BYTE;
+        let Some(first) = heap.find(page) else {
+            gcw.stats.bad_pointers += 1;
+            return;
+        };
+        let ew = first.elem_words;
+        if owned == ONE_MARK {
+            let w = heap.word(page + SCANS + rep / 64);
+            let bit = 1u64 << (rep % 64);
+            if w.fetch_or(bit, Relaxed) & bit == 0 {
+                let o = ObjLoc {
+                    idx: rep,
+                    base: page + rep * ew,
+                    ..first
+                };
+                gcw.stats.sparse_objs += 1;
+                self.scan_object(heap, gcw, p, &o);
+            }
+            return;
+        }
+        let mut grey = [0u64; 8];
+        let mut objs = 0;
+        for (i, g) in grey.iter_mut().enumerate() {
+            let marks = heap.load(page + MARKS + i as u32) & if i == 7 { !TOP_BYTE } else { !0 };
+            let scans = heap.load(page + SCANS + i as u32);
+            let to_grey = marks & !scans;
+            if to_grey != 0 {
+                heap.word(page + SCANS + i as u32)
+                    .fetch_or(to_grey, Relaxed);
+                *g = to_grey;
+                objs += to_grey.count_ones() as u64;
+            }
+        }
+        if objs == 0 {
+            gcw.stats.empty_dequeues += 1;
+            return;
+        }
+        gcw.stats.spans_sparse += 1;
+        gcw.stats.span_objs_sparse += objs;
+        for (i, mut g) in grey.into_iter().enumerate() {
+            while g != 0 {
+                let idx = i as u32 * 64 + g.trailing_zeros();
+                g &= g - 1;
+                let o = ObjLoc {
+                    idx,
+                    base: page + idx * ew,
+                    ..first
+                };
+                self.scan_object(heap, gcw, p, &o);
+            }
+        }
+    }
+
+    fn scan_roots(&self, heap: &Heap, gcw: &mut GcWork, p: usize, job: &RootJob) {
+        for s in &job.slots[job.start..job.end] {
+            let v = s.load(Relaxed);
+            self.shade(heap, gcw, p, v);
+        }
+    }
+
+    /// Go's `gcDrain`: roots, local objects, local spans, global objects, our own span chain,
+    /// then stealing spans. Stops when nothing is left or `stop` says so (checked every few
+    /// objects). Returns scan work done (bytes).
+    pub fn drain(
+        &self,
+        heap: &Heap,
+        gcw: &mut GcWork,
+        p: usize,
+        seed: &mut u64,
+        mut stop: impl FnMut(u64) -> bool,
+    ) -> u64 {
+        let start = gcw.stats.scan_work;
+        let mut n = 0u32;
+        loop {
+            n += 1;
+            if n.is_multiple_of(64) && stop(gcw.stats.scan_work - start) {
+                break;
+            }
+            if self.next_root.load(Relaxed) < self.n_roots.load(Relaxed) {
+                let i = self.next_root.fetch_add(1, Relaxed);
+                let job = self.roots.lock().ok().and_then(|r| r.get(i).cloned());
+                if let Some(job) = job {
+                    self.scan_roots(heap, gcw, p, &job);
+                    continue;
+                }
+            }
+            if self.full_len.load(Relaxed) == 0 {
+                self.balance(gcw);
+            }
+            if let Some(r) = self.get_obj(gcw) {
+                match heap.find(r) {
+                    Some(o) => self.scan_object(heap, gcw, p, &o),
+                    None => gcw.stats.bad_pointers += 1,
+                }
+                continue;
+            }
+            if let Some(e) = gcw.ring.pop_front() {
+                self.scan_span(heap, gcw, p, e);
+                continue;
+            }
+            if let Some(b) = self.get_full() {
+                gcw.wbuf1 = b;
+                continue;
+            }
+            if self.marker == Marker::Greentea {
+                let mask = self.spanq_mask.load(Relaxed);
+                if mask & (1 << p) != 0 && self.take_from_chain(gcw, p) {
+                    continue;
+                }
+                if mask != 0 {
+                    let procs = self.chains.len();
+                    let off = (next_rand(seed) % procs as u64) as usize;
+                    let mut stole = false;
+                    for k in 0..procs {
+                        let v = (off + k) % procs;
+                        if v != p && mask & (1 << v) != 0 && self.take_from_chain(gcw, v) {
+                            gcw.stats.spans_stolen += 1;
+                            stole = true;
+                            break;
+                        }
+                    }
+                    if stole {
+                        continue;
+                    }
+                }
+            }
+            break;
+        }
+        gcw.stats.scan_work - start
+    }
+
+    /// Is any span chain or global buffer non-empty (the end-of-mark invariant)?
+    pub fn queues_empty(&self) -> bool {
+        self.full_len.load(Relaxed) == 0
+            && self.spanq_mask.load(Relaxed) == 0
+            && self
+                .chains
+                .iter()
+                .all(|c| c.lock().map_or(true, |c| c.is_empty()))
+    }
+}
+
+/// `tryAcquire` on the span's ownership byte: true for the one thread that saw it unowned.
+#[inline]
+fn try_acquire(heap: &Heap, span: u32) -> bool {
+    let w = heap.word(span * PAGE_WORDS + SCANS + 7);
+    let cur = w.load(Relaxed) & TOP_BYTE;
+    if cur == 0 {
+        if w.fetch_or(ONE_MARK, Relaxed) & TOP_BYTE == 0 {
+            return true;
+        }
+    } else if cur != ONE_MARK {
+        return false;
+    }
+    w.fetch_or(MANY_MARK, Relaxed) & TOP_BYTE == 0
+}
+
+/// splitmix64: the lab's one random source (seeded, so runs repeat).
+#[inline]
+pub fn next_rand(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

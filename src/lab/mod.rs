@@ -1,0 +1,169 @@
+//! The GC lab: a real concurrent mark-sweep collector running heap-shape workloads, with two
+//! marking strategies, legacy (object by object) and Green Tea (page by page).
+//!
+//! `heap` is the arena and its spans, `mark` the two markers, `sched` the P tokens,
+//! `pacer` Go's GOGC arithmetic, `collector` the cycle and the mutator interface, `workload`
+//! the heap shapes, `checkmark` the oracle. `run` drives one run and hands each finished cycle
+//! to its caller as a `Cycle`, the record every gcscope source produces.
+
+pub mod checkmark;
+pub mod collector;
+pub mod headless;
+pub mod heap;
+pub mod mark;
+pub mod pacer;
+pub mod sched;
+pub mod sizeclass;
+pub mod workload;
+
+pub use collector::{Checks, CycleResult};
+pub use mark::Marker;
+pub use workload::Shape;
+
+use collector::{CumCpu, Gc, GcOptions};
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
+
+/// One lab run's settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub shape: Shape,
+    pub marker: Marker,
+    pub gogc: u64,
+    pub procs: usize,
+    /// Stop after this long (None: until the caller stops it).
+    pub duration: Option<Duration>,
+    /// Stop after this many cycles.
+    pub max_cycles: Option<u32>,
+    pub seed: u64,
+    /// Heap size factor (1.0: tens of MB live).
+    pub scale: f64,
+    pub arena_mb: u64,
+    /// Off only for the negative control: the oracle must then find lost objects.
+    pub write_barrier: bool,
+    /// Run the checkmark oracle at every mark termination (slow; tests).
+    pub checkmark: bool,
+    /// Overwrite freed objects so a dangling reference is detected.
+    pub poison: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            shape: Shape::Tree,
+            marker: Marker::Greentea,
+            gogc: 100,
+            procs: 2,
+            duration: Some(Duration::from_secs(5)),
+            max_cycles: None,
+            seed: 1,
+            scale: 1.0,
+            arena_mb: 8192,
+            write_barrier: true,
+            checkmark: false,
+            poison: false,
+        }
+    }
+}
+
+impl Config {
+    /// The run's label, e.g. `lab tree greentea GOGC=100 P=2 seed=1`.
+    pub fn label(&self) -> String {
+        format!(
+            "lab {} {} GOGC={} P={} seed={}",
+            self.shape.name(),
+            self.marker.name(),
+            self.gogc,
+            self.procs,
+            self.seed
+        )
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Default)]
+pub struct RunEnd {
+    pub wall: Duration,
+    pub cycles: u32,
+    /// Workload operations done (trees, accesses, replacements).
+    pub ops: u64,
+    pub checks: Checks,
+}
+
+/// A cycle as the lab reports it: the record, plus whether the workload was still building
+/// its long-lived heap, plus the correctness findings.
+pub struct LabCycle {
+    pub result: CycleResult,
+    pub setup: bool,
+}
+
+/// Runs the collector and workload until the duration, the cycle count, or `on_cycle`
+/// returning false. Blocks; call it from a thread of its own for live use.
+pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
+    let procs = cfg.procs.clamp(1, 64);
+    let sizes = workload::Sizes::new(cfg.scale);
+    let heap = heap::Heap::new(cfg.arena_mb << 20, workload::types(), cfg.poison);
+    let mutators = cfg.shape.mutators(procs);
+    let gc = Gc::new(
+        GcOptions {
+            marker: cfg.marker,
+            gogc: cfg.gogc.max(1),
+            procs,
+            write_barrier: cfg.write_barrier,
+            checkmark: cfg.checkmark,
+        },
+        heap,
+        sizes.globals(cfg.shape),
+        mutators,
+        64,
+        cfg.seed,
+    );
+    let mut pacer = pacer::Pacer::new(cfg.gogc.max(1));
+    gc.trigger.store(pacer.trigger, Relaxed);
+    let shared = workload::Shared::new(cfg.shape, sizes);
+    let start = Instant::now();
+    let mut end = RunEnd::default();
+    std::thread::scope(|s| {
+        for m in 0..mutators {
+            let gc = &gc;
+            let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
+            s.spawn(move || {
+                while !gc.stop.load(Relaxed) {
+                    if let workload::Step::Wait = gc.quantum(m, |ctx| w.step(ctx)) {
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                }
+            });
+        }
+        for id in 0..procs {
+            let gc = &gc;
+            s.spawn(move || gc.worker(id));
+        }
+        if let Some(d) = cfg.duration {
+            let gc = &gc;
+            s.spawn(move || {
+                while !gc.stop.load(Relaxed) && start.elapsed() < d {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                gc.stop.store(true, Relaxed);
+            });
+        }
+        let mut cum = CumCpu::default();
+        let mut num = 1;
+        while let Some(result) = gc.cycle(&mut pacer, num, &mut cum) {
+            end.checks.add(&result.checks);
+            end.cycles = num;
+            let setup = !shared.ready.load(Relaxed);
+            let go_on = on_cycle(LabCycle { result, setup });
+            if !go_on || cfg.max_cycles.is_some_and(|m| num >= m) {
+                break;
+            }
+            num += 1;
+        }
+        gc.stop.store(true, Relaxed);
+        gc.finished.store(true, Relaxed);
+    });
+    end.wall = start.elapsed();
+    end.ops = shared.ops.load(Relaxed);
+    end
+}

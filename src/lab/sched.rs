@@ -1,0 +1,125 @@
+//! P tokens: GOMAXPROCS modelled as N tokens a thread must hold to run mutator code or mark
+//! work. Without them the OS would decide who runs, and "25% of P" or "idle worker" would mean
+//! nothing comparable to Go. Stopping the world is holding every token.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
+
+pub struct Sched {
+    st: Mutex<St>,
+    cv: Condvar,
+    /// Mirrors of the waiter counts, for lock-free "should I yield?" checks.
+    pub waiting_mut: AtomicUsize,
+    pub waiting_prio: AtomicUsize,
+    /// A stop-the-world is under way: everyone yields at the next check.
+    pub stw: AtomicBool,
+}
+
+struct St {
+    free: Vec<usize>,
+    wait_mut: usize,
+    wait_prio: usize,
+}
+
+impl Sched {
+    pub fn new(procs: usize) -> Sched {
+        Sched {
+            st: Mutex::new(St {
+                free: (0..procs).rev().collect(),
+                wait_mut: 0,
+                wait_prio: 0,
+            }),
+            cv: Condvar::new(),
+            waiting_mut: AtomicUsize::new(0),
+            waiting_prio: AtomicUsize::new(0),
+            stw: AtomicBool::new(false),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, St> {
+        self.st.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A P for the GC (stop-the-world, dedicated and fractional workers): before mutators.
+    pub fn acquire_prio(&self) -> usize {
+        let mut st = self.lock();
+        st.wait_prio += 1;
+        self.waiting_prio.store(st.wait_prio, Relaxed);
+        while st.free.is_empty() {
+            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        st.wait_prio -= 1;
+        self.waiting_prio.store(st.wait_prio, Relaxed);
+        st.free.pop().unwrap_or(0)
+    }
+
+    /// A P for a mutator quantum; waits while the GC wants Ps.
+    pub fn acquire_mut(&self) -> usize {
+        let mut st = self.lock();
+        st.wait_mut += 1;
+        self.waiting_mut.store(st.wait_mut, Relaxed);
+        while st.free.is_empty() || st.wait_prio > 0 || self.stw.load(Relaxed) {
+            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        st.wait_mut -= 1;
+        self.waiting_mut.store(st.wait_mut, Relaxed);
+        st.free.pop().unwrap_or(0)
+    }
+
+    /// A P nobody else wants, for an idle mark worker; `None` if there is none.
+    pub fn try_acquire_idle(&self) -> Option<usize> {
+        let mut st = self.lock();
+        if st.wait_mut > 0 || st.wait_prio > 0 || self.stw.load(Relaxed) {
+            return None;
+        }
+        st.free.pop()
+    }
+
+    pub fn release(&self, p: usize) {
+        let mut st = self.lock();
+        st.free.push(p);
+        drop(st);
+        self.cv.notify_all();
+    }
+
+    /// Someone more important wants a P: idle workers and fractional slices yield.
+    pub fn contended(&self) -> bool {
+        self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
+    }
+
+    pub fn should_yield_to_gc(&self) -> bool {
+        self.stw.load(Relaxed) || self.waiting_prio.load(Relaxed) > 0
+    }
+
+    /// Stops the world: holds every P. Returns them, in order of arrival.
+    pub fn stop_world(&self, procs: usize) -> Vec<usize> {
+        self.stw.store(true, Relaxed);
+        (0..procs).map(|_| self.acquire_prio()).collect()
+    }
+
+    pub fn start_world(&self, ps: Vec<usize>) {
+        self.stw.store(false, Relaxed);
+        let mut st = self.lock();
+        st.free.extend(ps);
+        drop(st);
+        self.cv.notify_all();
+    }
+
+    pub fn free_ps(&self) -> usize {
+        self.lock().free.len()
+    }
+}
+
+/// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns.
+pub fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec we own.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
