@@ -68,10 +68,22 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<CompareFormat>,
     },
+    /// Replay a real Go 1.27.3 trace built into the binary (Green Tea, tree workload).
+    Demo,
     /// The GC lab: a real concurrent mark-sweep collector running a heap-shape workload.
     Lab {
         #[command(flatten)]
         args: LabArgs,
+        /// Both markers on the same workload, seed and P: legacy as A, Green Tea as B. Live,
+        /// the two take turns on the machine; headless, runs go one after another.
+        #[arg(long, conflicts_with = "marker")]
+        ab: bool,
+        /// With --headless --ab: runs per side (alternating A, B, A, B...).
+        #[arg(long, default_value_t = 5, requires = "ab")]
+        runs: usize,
+        /// Shortest turn of a side in the live A/B (ms).
+        #[arg(long, default_value_t = 250)]
+        turn_ms: u64,
         /// No dashboard: print each cycle as it ends, statistics at the end.
         #[arg(long)]
         headless: bool,
@@ -95,8 +107,8 @@ struct LabArgs {
     #[arg(long, value_enum, default_value = "tree")]
     workload: Shape,
     /// Marking strategy: object by object (legacy) or page by page (Green Tea).
-    #[arg(long, value_enum, default_value = "greentea")]
-    marker: MarkerArg,
+    #[arg(long, value_enum)]
+    marker: Option<MarkerArg>,
     /// GOGC: heap growth allowed over the live heap, percent.
     #[arg(long, default_value_t = 100)]
     gogc: u64,
@@ -114,11 +126,26 @@ struct LabArgs {
     arena_mb: u64,
 }
 
+impl Default for LabArgs {
+    /// The same values as the flags' defaults (a test checks they agree).
+    fn default() -> LabArgs {
+        LabArgs {
+            workload: Shape::Tree,
+            marker: None,
+            gogc: 100,
+            procs: 2,
+            seed: 1,
+            scale: 1.0,
+            arena_mb: 8192,
+        }
+    }
+}
+
 impl LabArgs {
     fn config(&self, duration: Option<std::time::Duration>) -> lab::Config {
         lab::Config {
             shape: self.workload,
-            marker: self.marker.into(),
+            marker: self.marker.unwrap_or(MarkerArg::Greentea).into(),
             gogc: self.gogc.max(1),
             procs: self.procs.clamp(1, 64),
             duration,
@@ -130,9 +157,10 @@ impl LabArgs {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, Default)]
 enum MarkerArg {
     Legacy,
+    #[default]
     Greentea,
 }
 
@@ -182,9 +210,8 @@ fn main() {
 fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        None if cli.files.is_empty() => {
-            gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))])
-        }
+        // The embedded default: the lab's live A/B, no Go and no file needed.
+        None if cli.files.is_empty() => lab_ab_live(&LabArgs::default(), 250),
         None => view(&cli.files, cli.follow),
         Some(Command::View { files, follow }) => view(&files, follow),
         Some(Command::Summary { files, json, csv }) => {
@@ -200,15 +227,29 @@ fn run() -> Result<()> {
         }
         Some(Command::Lab {
             args,
+            ab,
+            runs,
+            turn_ms,
             headless,
             duration,
             json,
             trace_out,
-        }) => {
-            if !headless {
-                bail!("the live lab dashboard is not wired yet; use --headless");
+        }) => match (headless, ab) {
+            (false, false) => {
+                let cfg = args.config(None);
+                gcscope::ui::run(vec![(cfg.label(), Spec::Lab(Box::new(cfg)))])
             }
-            lab_headless(&args.config(Some(duration)), json, trace_out.as_deref())
+            (false, true) => lab_ab_live(&args, turn_ms),
+            (true, false) => lab_headless(&args.config(Some(duration)), json, trace_out.as_deref()),
+            (true, true) => {
+                if trace_out.is_some() {
+                    bail!("--trace-out takes one run; for A/B traces run each marker with its own file");
+                }
+                lab_ab_headless(&args, duration, runs, json)
+            }
+        },
+        Some(Command::Demo) => {
+            gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))])
         }
         Some(Command::Compare { a, b, json, format }) => {
             let (a, b) = (read_sources(&a, false)?, read_sources(&b, false)?);
@@ -266,6 +307,78 @@ fn lab_headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
     }
 }
 
+/// The two markers as A (legacy) and B (Green Tea), live, taking turns on the machine.
+fn lab_ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
+    let turns = std::sync::Arc::new(lab::turns::Turns::new(
+        2,
+        std::time::Duration::from_millis(turn_ms.max(10)),
+    ));
+    let sources = [lab::Marker::Legacy, lab::Marker::Greentea]
+        .into_iter()
+        .enumerate()
+        .map(|(side, marker)| {
+            let mut cfg = args.config(None);
+            cfg.marker = marker;
+            cfg.turns = Some((turns.clone(), side));
+            (
+                format!("{} (A/B: turns)", cfg.label()),
+                Spec::Lab(Box::new(cfg)),
+            )
+        })
+        .collect();
+    gcscope::ui::run(sources)
+}
+
+/// Headless A/B: `runs` runs per side, alternating, then the same comparison as `compare`.
+fn lab_ab_headless(
+    args: &LabArgs,
+    duration: std::time::Duration,
+    runs: usize,
+    json: bool,
+) -> Result<()> {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..runs.max(1) {
+        for marker in [lab::Marker::Legacy, lab::Marker::Greentea] {
+            let mut cfg = args.config(Some(duration));
+            cfg.marker = marker;
+            let mut tl = gcscope::timeline::Timeline::default();
+            tl.apply(gcscope::event::Event::RunStart {
+                run: 0,
+                line: 0,
+                restart: None,
+            });
+            let end = lab::run(&cfg, |lc| {
+                tl.apply(gcscope::event::Event::Cycle {
+                    run: 0,
+                    cycle: Box::new(lc.result.cycle),
+                });
+                true
+            });
+            eprintln!(
+                "{} run {}: {} cycles in {:.1} s",
+                cfg.label(),
+                i + 1,
+                end.cycles,
+                end.wall.as_secs_f64()
+            );
+            let side = if marker == lab::Marker::Legacy {
+                &mut a
+            } else {
+                &mut b
+            };
+            side.push(Source {
+                name: format!("{} run {}", cfg.label(), i + 1),
+                timeline: tl,
+            });
+        }
+    }
+    if json {
+        print_json(&report::compare_json(&a, &b))
+    } else {
+        print(&report::compare_text(&a, &b))
+    }
+}
+
 fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         bail!("standard input (-) can be read only once");
@@ -300,4 +413,31 @@ fn print_json(v: &impl serde::Serialize) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lab_defaults_agree_with_the_flags() {
+        let cli = Cli::parse_from(["gcscope", "lab"]);
+        let Some(Command::Lab { args, .. }) = cli.command else {
+            panic!("not the lab command");
+        };
+        let (a, d) = (args.config(None), LabArgs::default().config(None));
+        assert_eq!(format!("{a:?}"), format!("{d:?}"));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("5s"), Ok(std::time::Duration::from_secs(5)));
+        assert_eq!(
+            parse_duration("250ms"),
+            Ok(std::time::Duration::from_millis(250))
+        );
+        assert_eq!(parse_duration("2"), Ok(std::time::Duration::from_secs(2)));
+        assert!(parse_duration("5h").is_err());
+        assert!(parse_duration("x").is_err());
+    }
 }

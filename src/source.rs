@@ -21,12 +21,14 @@ pub enum Spec {
     Follow(PathBuf),
     /// Bytes built into the binary.
     Embedded(&'static [u8]),
+    /// The lab collector, live.
+    Lab(Box<crate::lab::Config>),
 }
 
 impl Spec {
     /// Cycles arrive over time (no replay).
     pub fn live(&self) -> bool {
-        matches!(self, Spec::Stdin | Spec::Follow(_))
+        matches!(self, Spec::Stdin | Spec::Follow(_) | Spec::Lab(_))
     }
 }
 
@@ -49,6 +51,10 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             Spec::Stdin => read_to_end(std::io::stdin().lock(), &mut out),
             Spec::Embedded(bytes) => read_to_end(bytes, &mut out),
             Spec::Follow(path) => follow(&path, &mut out),
+            Spec::Lab(cfg) => {
+                lab(&cfg, &mut out);
+                Ok(())
+            }
         };
         out.push(Event::End {
             error: result.err(),
@@ -80,6 +86,38 @@ impl Out {
             .blocking_send((self.id, std::mem::take(&mut self.buf)))
             .is_ok()
     }
+}
+
+/// Runs the lab and sends each cycle as it ends, until the dashboard goes away.
+fn lab(cfg: &crate::lab::Config, out: &mut Out) {
+    let fairness = match &cfg.turns {
+        Some((t, _)) => format!(
+            "; A/B fairness: the two sides take turns on the machine (at least {} ms each, \
+             switching at cycle ends), so they never compete for CPU and each clock leaves out \
+             the other's turns",
+            t.slice.as_millis()
+        ),
+        None => String::new(),
+    };
+    out.push(Event::Output {
+        line: 0,
+        text: format!("gcscope {}{fairness}", cfg.label()),
+    });
+    out.push(Event::RunStart {
+        run: 0,
+        line: 0,
+        restart: None,
+    });
+    if !out.flush() {
+        return;
+    }
+    crate::lab::run(cfg, |lc| {
+        out.push(Event::Cycle {
+            run: 0,
+            cycle: Box::new(lc.result.cycle),
+        });
+        out.flush()
+    });
 }
 
 fn read_to_end(mut r: impl Read, out: &mut Out) -> Result<(), String> {

@@ -20,6 +20,7 @@ fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
         write_barrier: true,
         checkmark: true,
         poison: true,
+        turns: None,
     }
 }
 
@@ -136,4 +137,57 @@ fn headless_json_carries_the_documented_keys() {
     assert_eq!(v["marker"], "legacy");
     assert!(s.objects_freed > 0);
     assert!(s.gc_cpu_ms_per_cycle > 0.0);
+}
+
+/// The dashboard's lab source, per workload: every cycle event carries every lab field.
+#[test]
+fn lab_source_events_carry_every_lab_field_for_each_workload() {
+    use gcscope::event::Event;
+    use gcscope::source::{spawn, Spec};
+    for shape in Shape::ALL {
+        for marker in [Marker::Legacy, Marker::Greentea] {
+            let mut c = cfg(shape, marker, 100, 1.0);
+            c.checkmark = false;
+            c.poison = false;
+            let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+            spawn(Spec::Lab(Box::new(c)), 0, tx);
+            let mut cycles = Vec::new();
+            let mut ended = false;
+            while let Some((_, batch)) = rx.blocking_recv() {
+                for e in batch {
+                    match e {
+                        Event::Cycle { cycle, .. } => cycles.push(*cycle),
+                        Event::End { error } => {
+                            assert_eq!(error, None);
+                            ended = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            assert!(ended);
+            assert!(
+                cycles.len() >= 2,
+                "{shape:?} {marker:?}: {} cycles",
+                cycles.len()
+            );
+            for c in &cycles {
+                let l = c.lab.as_ref().expect("lab fields");
+                assert!(c.goal.is_some() && c.stacks.is_some() && c.globals.is_some());
+                assert!(c.clock.mark > 0 && c.heap_live > 0 && c.procs == 2);
+                assert!(l.objects_scanned > 0 && l.bytes_scanned > 0 && l.page_visits > 0);
+                assert!(l.thread_cpu > 0);
+                assert_eq!(l.density_hist.len(), 10);
+                assert_eq!(l.density_hist.iter().sum::<u64>(), l.page_visits);
+                let scan = c.scan.as_ref().expect("scan counters");
+                assert_eq!(scan.total.objs, l.objects_scanned);
+                assert_eq!(scan.total.green_tea.is_some(), marker == Marker::Greentea);
+            }
+            // Every cycle after the first frees something the one before left dead.
+            assert!(cycles
+                .iter()
+                .skip(1)
+                .any(|c| c.lab.as_ref().unwrap().objects_freed > 0));
+        }
+    }
 }

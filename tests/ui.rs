@@ -228,3 +228,64 @@ fn async_stream(
         },
     ))
 }
+
+// The lab's own traces (written by `gcscope lab --headless --trace-out`), so lab panes are
+// snapshotted deterministically; the live source is tested in tests/lab.rs.
+const LAB_LEGACY: &str = "lab/lab_tree_legacy_p2.log";
+const LAB_GREENTEA: &str = "lab/lab_tree_greentea_p2.log";
+
+#[test]
+fn lab_trace_single() {
+    let mut a = app(&[LAB_GREENTEA]);
+    let s = screen(&mut a, 140, 44);
+    assert!(s.contains("gcscope lab"), "{s}");
+    assert!(s.contains("objects per visit"), "{s}");
+    assert!(!s.contains("objects per span visit, run -"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn lab_trace_a_b() {
+    let mut a = app(&[LAB_LEGACY, LAB_GREENTEA]);
+    let s = screen(&mut a, 200, 50);
+    // Both sides show page scan density with its histogram, and the strip compares them.
+    assert_eq!(s.matches("objects per visit").count(), 2, "{s}");
+    assert!(s.contains("compulsory CPU ms/cycle"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+/// A live lab run fed into a pane as the dashboard's source thread does: every pane draws
+/// lab data (the values vary run to run, so this checks content, not a snapshot).
+#[test]
+fn live_lab_cycles_fill_the_panes() {
+    let cfg = gcscope::lab::Config {
+        duration: Some(Duration::from_millis(800)),
+        scale: 1.0 / 16.0,
+        arena_mb: 512,
+        ..Default::default()
+    };
+    let mut a = App::new(vec![Pane::new(cfg.label(), true)]);
+    a.apply(
+        0,
+        Event::RunStart {
+            run: 0,
+            line: 0,
+            restart: None,
+        },
+    );
+    gcscope::lab::run(&cfg, |lc| {
+        a.apply(
+            0,
+            Event::Cycle {
+                run: 0,
+                cycle: Box::new(lc.result.cycle),
+            },
+        );
+        true
+    });
+    let s = screen(&mut a, 140, 44);
+    assert!(s.contains("(live) started"), "{s}");
+    assert!(s.contains("objects per visit"), "{s}");
+    assert!(s.contains("idle share"), "{s}");
+    assert!(!s.contains("no cycles yet"), "{s}");
+}

@@ -115,6 +115,7 @@ pub struct Gc {
     pub trigger: AtomicU64,
     pub acct: CycleAcct,
     pub t0: Instant,
+    paused_ns: AtomicU64,
     mark_start_ns: AtomicU64,
     frac_goal_bits: AtomicU64,
     frac_ns: Vec<AtomicU64>,
@@ -161,6 +162,7 @@ impl Gc {
             trigger: AtomicU64::new(u64::MAX),
             acct: CycleAcct::default(),
             t0: Instant::now(),
+            paused_ns: AtomicU64::new(0),
             mark_start_ns: AtomicU64::new(0),
             frac_goal_bits: AtomicU64::new(0),
             frac_ns: (0..procs).map(|_| AtomicU64::new(0)).collect(),
@@ -176,8 +178,25 @@ impl Gc {
         }
     }
 
+    /// Time since the run started, minus turns spent waiting for another A/B side.
     pub fn now_ns(&self) -> u64 {
-        self.t0.elapsed().as_nanos() as u64
+        (self.t0.elapsed().as_nanos() as u64).saturating_sub(self.paused_ns.load(Relaxed))
+    }
+
+    /// Holds every P (the world is stopped, nothing of this run executes) until it is this
+    /// side's turn; the wait is left out of the run's clock.
+    /// With `hand_over`, the turn is passed on once the world is stopped, so the two sides
+    /// never overlap.
+    pub fn wait_turn(&self, turns: &super::turns::Turns, side: usize, hand_over: bool) {
+        let ps = self.sched.stop_world(self.opts.procs);
+        let t = Instant::now();
+        if hand_over {
+            turns.pass(side);
+        }
+        turns.wait(side);
+        self.paused_ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+        self.sched.start_world(ps);
     }
 
     fn local(&self, p: usize) -> MutexGuard<'_, PLocal> {

@@ -14,6 +14,7 @@ pub mod mark;
 pub mod pacer;
 pub mod sched;
 pub mod sizeclass;
+pub mod turns;
 pub mod workload;
 
 pub use collector::{Checks, CycleResult};
@@ -45,6 +46,8 @@ pub struct Config {
     pub checkmark: bool,
     /// Overwrite freed objects so a dangling reference is detected.
     pub poison: bool,
+    /// Share the machine with other runs by taking turns: the gate and this run's side.
+    pub turns: Option<(std::sync::Arc<turns::Turns>, usize)>,
 }
 
 impl Default for Config {
@@ -62,6 +65,7 @@ impl Default for Config {
             write_barrier: true,
             checkmark: false,
             poison: false,
+            turns: None,
         }
     }
 }
@@ -121,6 +125,10 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
     let mut pacer = pacer::Pacer::new(cfg.gogc.max(1));
     gc.trigger.store(pacer.trigger, Relaxed);
     let shared = workload::Shared::new(cfg.shape, sizes);
+    // Nothing of this run starts before its first turn.
+    if let Some((t, side)) = &cfg.turns {
+        gc.wait_turn(t, *side, false);
+    }
     let start = Instant::now();
     let mut end = RunEnd::default();
     std::thread::scope(|s| {
@@ -150,6 +158,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         }
         let mut cum = CumCpu::default();
         let mut num = 1;
+        let mut turn = Instant::now();
         while let Some(result) = gc.cycle(&mut pacer, num, &mut cum) {
             end.checks.add(&result.checks);
             end.cycles = num;
@@ -159,6 +168,15 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
                 break;
             }
             num += 1;
+            if let Some((t, side)) = &cfg.turns {
+                if turn.elapsed() >= t.slice {
+                    gc.wait_turn(t, *side, true);
+                    turn = Instant::now();
+                }
+            }
+        }
+        if let Some((t, side)) = &cfg.turns {
+            t.finish(*side);
         }
         gc.stop.store(true, Relaxed);
         gc.finished.store(true, Relaxed);

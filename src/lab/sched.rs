@@ -19,6 +19,11 @@ struct St {
     free: Vec<usize>,
     wait_mut: usize,
     wait_prio: usize,
+    /// Mutator-kind waiters in arrival order: a thread that releases a P and asks again
+    /// queues behind those already waiting, so the background sweeper or a third mutator is
+    /// never starved by two busy ones.
+    queue: std::collections::VecDeque<u64>,
+    next_ticket: u64,
 }
 
 impl Sched {
@@ -28,6 +33,8 @@ impl Sched {
                 free: (0..procs).rev().collect(),
                 wait_mut: 0,
                 wait_prio: 0,
+                queue: std::collections::VecDeque::new(),
+                next_ticket: 0,
             }),
             cv: Condvar::new(),
             waiting_mut: AtomicUsize::new(0),
@@ -58,12 +65,25 @@ impl Sched {
         let mut st = self.lock();
         st.wait_mut += 1;
         self.waiting_mut.store(st.wait_mut, Relaxed);
-        while st.free.is_empty() || st.wait_prio > 0 || self.stw.load(Relaxed) {
+        let ticket = st.next_ticket;
+        st.next_ticket += 1;
+        st.queue.push_back(ticket);
+        while st.free.is_empty()
+            || st.wait_prio > 0
+            || self.stw.load(Relaxed)
+            || st.queue.front() != Some(&ticket)
+        {
             st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
         }
+        st.queue.pop_front();
         st.wait_mut -= 1;
         self.waiting_mut.store(st.wait_mut, Relaxed);
-        st.free.pop().unwrap_or(0)
+        let p = st.free.pop().unwrap_or(0);
+        if !st.free.is_empty() && !st.queue.is_empty() {
+            // The next in line may take the P that is still free.
+            self.cv.notify_all();
+        }
+        p
     }
 
     /// A P nobody else wants, for an idle mark worker; `None` if there is none.

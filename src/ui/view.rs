@@ -107,10 +107,10 @@ fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     for (i, p) in app.panes.iter().take(2).enumerate() {
         let [head, a, b, c, d, e] = Layout::vertical([
             Constraint::Length(2),
+            Constraint::Percentage(21),
+            Constraint::Percentage(19),
             Constraint::Percentage(22),
-            Constraint::Percentage(22),
-            Constraint::Percentage(22),
-            Constraint::Percentage(17),
+            Constraint::Percentage(21),
             Constraint::Percentage(17),
         ])
         .areas(cols[i]);
@@ -118,7 +118,17 @@ fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         phases(f, p, a, theme);
         heap(f, p, b, theme);
         cpu(f, p, c, theme);
-        pauses(f, p, d, theme);
+        // Pauses and page scan density share a row when either side has density (the lab,
+        // gctrace=2): it is what an A/B of the two markers is about.
+        if app.panes.iter().any(|p| p.cols.has_density) {
+            let [dl, dr] =
+                Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+                    .areas(d);
+            pauses(f, p, dl, theme);
+            density(f, p, dr, theme);
+        } else {
+            pauses(f, p, d, theme);
+        }
         cycle_detail(f, p, e, theme);
     }
     comparison(f, app, strip, theme);
@@ -451,9 +461,13 @@ fn cycle_detail(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     };
     let mut lines = vec![Line::from(Span::styled(format::line(c), theme.bold()))];
     lines.push(Line::from(format!(
-        "gc {} (line {}) started @{:.3}s{}{}; {}% of CPU went to GC since the program started",
+        "gc {} ({}) started @{:.3}s{}{}; {}% of CPU went to GC since the program started",
         c.num,
-        c.line,
+        if c.line == 0 {
+            "live".to_string()
+        } else {
+            format!("line {}", c.line)
+        },
         c.at as f64 / 1e9,
         if c.forced {
             ", forced by runtime.GC()"
@@ -520,8 +534,13 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         " page scan density: objects per span visit, run {} ",
         p.summary
             .as_ref()
-            .and_then(|s| s.scan.as_ref())
-            .and_then(|s| s.objects_per_span_visit)
+            .and_then(|s| {
+                // The lab's own density first (it also prints Go-style scan: counters).
+                s.lab
+                    .as_ref()
+                    .and_then(|l| l.objects_per_page_visit)
+                    .or_else(|| s.scan.as_ref()?.objects_per_span_visit)
+            })
             .map_or("-".into(), fmt_num)
     ));
     let inner = outer.inner(area);
@@ -536,6 +555,17 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         spark(&data, format!("per cycle (sel {sel})"), MARK, theme),
         a,
     );
+    // The lab's run-length histogram: how many page visits scanned 1, 2-3, 4-7... objects.
+    if let Some(hist) = p
+        .summary
+        .as_ref()
+        .and_then(|s| s.lab.as_ref())
+        .map(|l| &l.density_hist)
+        .filter(|h| h.iter().any(|&v| v > 0))
+    {
+        f.render_widget(visit_histogram(hist, b.width as usize), b);
+        return;
+    }
     let classes: Vec<String> = p
         .summary
         .as_ref()
@@ -563,6 +593,39 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         Paragraph::new(format!("by size class: {}", classes.join("  "))).wrap(Wrap { trim: true }),
         b,
     );
+}
+
+/// One text line per bucket would not fit; one bar of eighths per bucket does. Labels are
+/// the bucket's lowest count; bars are shares of all page visits.
+fn visit_histogram(hist: &[u64], width: usize) -> Paragraph<'static> {
+    const BARS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let total: u64 = hist.iter().sum::<u64>().max(1);
+    let max = hist.iter().copied().max().unwrap_or(1).max(1);
+    let cell = (width / hist.len().max(1)).clamp(2, 6);
+    let mut bars = String::new();
+    let mut labels = String::new();
+    for (i, &v) in hist.iter().enumerate() {
+        let level = (v * 8).div_ceil(max) as usize;
+        bars.push_str(&format!(
+            "{:<cell$}",
+            BARS[level.min(8)].to_string().repeat(cell - 1)
+        ));
+        let label = if i + 1 == hist.len() {
+            format!("{}+", 1u64 << i)
+        } else {
+            (1u64 << i).to_string()
+        };
+        labels.push_str(&format!("{label:<cell$}"));
+    }
+    let single = hist.first().copied().unwrap_or(0) as f64 / total as f64;
+    Paragraph::new(vec![
+        Line::from(format!(
+            "objects per visit ({:.0}% of visits scan one object)",
+            single * 100.0
+        )),
+        Line::from(bars),
+        Line::from(labels),
+    ])
 }
 
 fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
