@@ -13,6 +13,8 @@ pub enum Event {
         /// The cycle number that broke the sequence and the one before it, for a restart.
         restart: Option<(u32, u32)>,
     },
+    /// A source names run `run` (the lab: its workload, marker, GOGC, P and seed).
+    RunLabel { run: usize, label: String },
     /// A cycle, to be appended to run `run`.
     Cycle { run: usize, cycle: Box<Cycle> },
     /// A `scan:` line for the last cycle of run `run`.

@@ -4,7 +4,7 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use gcscope::lab::{self, Shape};
 use gcscope::report::{self, Source};
-use gcscope::source::Spec;
+use gcscope::source::{LabControl, Spec};
 use gcscope::trace;
 use std::io::Write;
 use std::path::PathBuf;
@@ -237,7 +237,12 @@ fn run() -> Result<()> {
         }) => match (headless, ab) {
             (false, false) => {
                 let cfg = args.config(None);
-                gcscope::ui::run(vec![(cfg.label(), Spec::Lab(Box::new(cfg)))])
+                let label = cfg.label();
+                let (control, specs) = LabControl::new(vec![cfg]);
+                gcscope::ui::run(
+                    specs.into_iter().map(|s| (label.clone(), s)).collect(),
+                    Some(control),
+                )
             }
             (false, true) => lab_ab_live(&args, turn_ms),
             (true, false) => lab_headless(&args.config(Some(duration)), json, trace_out.as_deref()),
@@ -249,7 +254,7 @@ fn run() -> Result<()> {
             }
         },
         Some(Command::Demo) => {
-            gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))])
+            gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))], None)
         }
         Some(Command::Compare { a, b, json, format }) => {
             let (a, b) = (read_sources(&a, false)?, read_sources(&b, false)?);
@@ -285,7 +290,7 @@ fn view(files: &[PathBuf], follow: bool) -> Result<()> {
         };
         sources.push((f.display().to_string(), spec));
     }
-    gcscope::ui::run(sources)
+    gcscope::ui::run(sources, None)
 }
 
 fn lab_headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Path>) -> Result<()> {
@@ -313,20 +318,19 @@ fn lab_ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
         2,
         std::time::Duration::from_millis(turn_ms.max(10)),
     ));
-    let sources = [lab::Marker::Legacy, lab::Marker::Greentea]
+    let cfgs: Vec<lab::Config> = [lab::Marker::Legacy, lab::Marker::Greentea]
         .into_iter()
         .enumerate()
         .map(|(side, marker)| {
             let mut cfg = args.config(None);
             cfg.marker = marker;
             cfg.turns = Some((turns.clone(), side));
-            (
-                format!("{} (A/B: turns)", cfg.label()),
-                Spec::Lab(Box::new(cfg)),
-            )
+            cfg
         })
         .collect();
-    gcscope::ui::run(sources)
+    let names: Vec<String> = cfgs.iter().map(|c| c.label()).collect();
+    let (control, specs) = LabControl::new(cfgs);
+    gcscope::ui::run(names.into_iter().zip(specs).collect(), Some(control))
 }
 
 /// Headless A/B: `runs` runs per side, alternating, then the same comparison as `compare`.

@@ -5,6 +5,8 @@ use crate::event::Event;
 use crate::trace::Decoder;
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc::Sender;
 
@@ -21,8 +23,8 @@ pub enum Spec {
     Follow(PathBuf),
     /// Bytes built into the binary.
     Embedded(&'static [u8]),
-    /// The lab collector, live.
-    Lab(Box<crate::lab::Config>),
+    /// The lab collector, live; switches (from the dashboard's keys) restart it.
+    Lab(Box<LabSpec>),
 }
 
 impl Spec {
@@ -51,8 +53,8 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             Spec::Stdin => read_to_end(std::io::stdin().lock(), &mut out),
             Spec::Embedded(bytes) => read_to_end(bytes, &mut out),
             Spec::Follow(path) => follow(&path, &mut out),
-            Spec::Lab(cfg) => {
-                lab(&cfg, &mut out);
+            Spec::Lab(spec) => {
+                lab(&spec, &mut out);
                 Ok(())
             }
         };
@@ -88,8 +90,127 @@ impl Out {
     }
 }
 
-/// Runs the lab and sends each cycle as it ends, until the dashboard goes away.
-fn lab(cfg: &crate::lab::Config, out: &mut Out) {
+/// A live change of a lab source's settings; each starts a fresh, labelled run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Switch {
+    Workload(crate::lab::Shape),
+    Marker(crate::lab::Marker),
+    Gogc(u64),
+}
+
+#[derive(Debug, Clone)]
+pub struct LabSpec {
+    pub cfg: crate::lab::Config,
+    pub switches: Option<Arc<Mutex<Receiver<Switch>>>>,
+}
+
+/// The dashboard's handle on its lab sources: the keys' actions become switches, sent to
+/// every lab source (both sides of an A/B get the same workload and GOGC).
+#[derive(Debug)]
+pub struct LabControl {
+    senders: Vec<SyncSender<Switch>>,
+    pub shape: crate::lab::Shape,
+    /// The marker of a one-sided lab; `None` for an A/B (both markers are shown).
+    pub marker: Option<crate::lab::Marker>,
+    pub gogc: u64,
+}
+
+impl LabControl {
+    /// Lab specs for these configurations (one, or the two sides of an A/B) and their
+    /// control.
+    pub fn new(cfgs: Vec<crate::lab::Config>) -> (LabControl, Vec<Spec>) {
+        let first = cfgs.first().cloned().unwrap_or_default();
+        let mut senders = Vec::new();
+        let specs = cfgs
+            .into_iter()
+            .map(|cfg| {
+                let (tx, rx) = std::sync::mpsc::sync_channel(16);
+                senders.push(tx);
+                Spec::Lab(Box::new(LabSpec {
+                    cfg,
+                    switches: Some(Arc::new(Mutex::new(rx))),
+                }))
+            })
+            .collect::<Vec<_>>();
+        let control = LabControl {
+            marker: (specs.len() == 1).then_some(first.marker),
+            senders,
+            shape: first.shape,
+            gogc: first.gogc,
+        };
+        (control, specs)
+    }
+
+    pub fn act(&mut self, a: crate::ui::keys::Action) {
+        use crate::lab::{Marker, Shape};
+        use crate::ui::keys::Action;
+        let switch = match a {
+            Action::LabWorkload => {
+                let all = Shape::ALL;
+                let i = all.iter().position(|&s| s == self.shape).unwrap_or(0);
+                self.shape = all[(i + 1) % all.len()];
+                Switch::Workload(self.shape)
+            }
+            Action::LabMarker => match self.marker {
+                Some(m) => {
+                    let m = match m {
+                        Marker::Legacy => Marker::Greentea,
+                        Marker::Greentea => Marker::Legacy,
+                    };
+                    self.marker = Some(m);
+                    Switch::Marker(m)
+                }
+                None => return,
+            },
+            Action::LabGogcUp => {
+                self.gogc = (self.gogc * 2).min(3200);
+                Switch::Gogc(self.gogc)
+            }
+            Action::LabGogcDown => {
+                self.gogc = (self.gogc / 2).max(1);
+                Switch::Gogc(self.gogc)
+            }
+            _ => return,
+        };
+        for s in &self.senders {
+            // A full queue means the source is behind; the newest state is sent next time.
+            let _ = s.try_send(switch);
+        }
+    }
+}
+
+/// Runs the lab and sends each cycle as it ends, until the dashboard goes away. A switch
+/// ends the run at its next cycle and starts a fresh one with the new settings.
+fn lab(spec: &LabSpec, out: &mut Out) {
+    let mut cfg = spec.cfg.clone();
+    let mut run = 0;
+    loop {
+        let switches = lab_run(&cfg, spec.switches.as_deref(), run, out);
+        if switches.is_empty() {
+            return;
+        }
+        for s in switches {
+            match s {
+                Switch::Workload(w) => cfg.shape = w,
+                Switch::Marker(m) => cfg.marker = m,
+                Switch::Gogc(g) => cfg.gogc = g,
+            }
+        }
+        if let Some((t, side)) = &cfg.turns {
+            t.rejoin(*side);
+        }
+        run += 1;
+    }
+}
+
+/// One lab run as run `run` of the source, until a switch arrives (returned) or the
+/// dashboard goes away (nothing returned).
+fn lab_run(
+    cfg: &crate::lab::Config,
+    switches: Option<&Mutex<Receiver<Switch>>>,
+    run: usize,
+    out: &mut Out,
+) -> Vec<Switch> {
     let fairness = match &cfg.turns {
         Some((t, _)) => format!(
             "; A/B fairness: the two sides take turns on the machine (at least {} ms each, \
@@ -104,20 +225,35 @@ fn lab(cfg: &crate::lab::Config, out: &mut Out) {
         text: format!("gcscope {}{fairness}", cfg.label()),
     });
     out.push(Event::RunStart {
-        run: 0,
+        run,
         line: 0,
         restart: None,
     });
+    out.push(Event::RunLabel {
+        run,
+        label: cfg.label(),
+    });
+    let mut pending = Vec::new();
     if !out.flush() {
-        return;
+        return pending;
     }
+    let mut alive = true;
     crate::lab::run(cfg, |lc| {
         out.push(Event::Cycle {
-            run: 0,
+            run,
             cycle: Box::new(lc.result.cycle),
         });
-        out.flush()
+        alive = out.flush();
+        // A waiting switch ends this run at its cycle boundary.
+        if let Some(rx) = switches.and_then(|r| r.lock().ok()) {
+            pending.extend(rx.try_iter());
+        }
+        alive && pending.is_empty()
     });
+    if !alive {
+        pending.clear();
+    }
+    pending
 }
 
 fn read_to_end(mut r: impl Read, out: &mut Out) -> Result<(), String> {

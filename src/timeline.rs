@@ -27,6 +27,8 @@ pub struct Run {
     pub first_line: u64,
     /// `(new, previous)` cycle numbers when this run began because the counter restarted.
     pub restart: Option<(u32, u32)>,
+    /// What the source calls this run, when it says (the lab does).
+    pub label: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,11 @@ impl Timeline {
                     restart,
                     ..Run::default()
                 });
+            }
+            Event::RunLabel { run, label } => {
+                if let Some(r) = self.runs.get_mut(run) {
+                    r.label = Some(label);
+                }
             }
             Event::Cycle { run, cycle } => {
                 if let Some(r) = self.runs.get_mut(run) {

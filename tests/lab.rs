@@ -150,7 +150,14 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
             c.checkmark = false;
             c.poison = false;
             let (tx, mut rx) = tokio::sync::mpsc::channel(64);
-            spawn(Spec::Lab(Box::new(c)), 0, tx);
+            spawn(
+                Spec::Lab(Box::new(gcscope::source::LabSpec {
+                    cfg: c,
+                    switches: None,
+                })),
+                0,
+                tx,
+            );
             let mut cycles = Vec::new();
             let mut ended = false;
             while let Some((_, batch)) = rx.blocking_recv() {
@@ -190,4 +197,42 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
                 .any(|c| c.lab.as_ref().unwrap().objects_freed > 0));
         }
     }
+}
+
+/// A dashboard key switches the live lab: the run ends at its next cycle and a fresh,
+/// labelled run starts with the new workload.
+#[test]
+fn a_live_switch_starts_a_fresh_labelled_run() {
+    use gcscope::event::Event;
+    use gcscope::source::{spawn, LabControl};
+    use gcscope::ui::keys::Action;
+    let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 3.0);
+    c.checkmark = false;
+    c.poison = false;
+    let (mut control, mut specs) = LabControl::new(vec![c]);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    spawn(specs.remove(0), 0, tx);
+    let mut labels = Vec::new();
+    let mut cycles_in_run = [0usize; 2];
+    let mut switched = false;
+    while let Some((_, batch)) = rx.blocking_recv() {
+        for e in batch {
+            match e {
+                Event::RunLabel { run, label } => labels.push((run, label)),
+                Event::Cycle { run, .. } => {
+                    cycles_in_run[run.min(1)] += 1;
+                    if !switched {
+                        control.act(Action::LabWorkload);
+                        switched = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    assert!(labels[0].1.contains("tree"), "{labels:?}");
+    assert_eq!(labels[1].0, 1);
+    assert!(labels[1].1.contains("map"), "{labels:?}");
+    assert!(cycles_in_run[0] >= 1 && cycles_in_run[1] >= 1, "{cycles_in_run:?}");
 }

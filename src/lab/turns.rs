@@ -56,7 +56,12 @@ impl Turns {
         self.cv.notify_all();
     }
 
-    /// `side` is done: it never takes a turn again.
+    /// `side` runs again (a live switch restarted it).
+    pub fn rejoin(&self, side: usize) {
+        self.lock().finished[side] = false;
+    }
+
+    /// `side` is done: it takes no turn until it rejoins.
     pub fn finish(&self, side: usize) {
         self.lock().finished[side] = true;
         self.pass(side);

@@ -94,6 +94,8 @@ pub struct App {
     pub quit: bool,
     /// A/B comparison strip, refreshed with the summaries.
     pub comparison: Vec<Row>,
+    /// Live lab sources: where the lab keys send their switches.
+    pub lab: Option<crate::source::LabControl>,
 }
 
 impl Pane {
@@ -225,6 +227,7 @@ impl App {
             link: Link::Index,
             quit: false,
             comparison: Vec::new(),
+            lab: None,
         }
     }
 
@@ -234,7 +237,13 @@ impl App {
             return;
         };
         let ended = matches!(ev, Event::End { .. });
+        let new_run = matches!(ev, Event::RunStart { .. });
         p.timeline.apply(ev);
+        if new_run && p.live && p.follow {
+            // A live source started a run (a restarted process, a lab switch): show it.
+            p.run = p.timeline.runs.len() - 1;
+            p.cursor = 0;
+        }
         if p.live || !self.playing || ended {
             if p.live || !self.playing {
                 p.reveal_all();
@@ -363,6 +372,11 @@ impl App {
                 self.link = match self.link {
                     Link::Index => Link::Time,
                     Link::Time => Link::Index,
+                }
+            }
+            Action::LabWorkload | Action::LabMarker | Action::LabGogcUp | Action::LabGogcDown => {
+                if let Some(lab) = &mut self.lab {
+                    lab.act(action);
                 }
             }
         }

@@ -22,6 +22,25 @@ pub enum Action {
     PrevRun,
     NextRun,
     LinkMode,
+    LabWorkload,
+    LabMarker,
+    LabGogcUp,
+    LabGogcDown,
+}
+
+impl Action {
+    /// Actions that only mean something with a live lab source.
+    pub fn lab_only(self) -> bool {
+        matches!(
+            self,
+            Action::LabWorkload | Action::LabMarker | Action::LabGogcUp | Action::LabGogcDown
+        )
+    }
+
+    /// Replay actions, which a live lab has no use for.
+    fn replay_only(self) -> bool {
+        matches!(self, Action::PlayPause | Action::Faster | Action::Slower)
+    }
 }
 
 pub struct Binding {
@@ -160,6 +179,34 @@ pub const BINDINGS: &[Binding] = &[
         help: "",
         hint: None,
     },
+    Binding {
+        keys: "w",
+        codes: &[KeyCode::Char('w')],
+        action: Action::LabWorkload,
+        help: "lab: next workload (a fresh, labelled run)",
+        hint: Some("workload"),
+    },
+    Binding {
+        keys: "m",
+        codes: &[KeyCode::Char('m')],
+        action: Action::LabMarker,
+        help: "lab: switch marker, legacy / Green Tea (one-sided lab only)",
+        hint: Some("marker"),
+    },
+    Binding {
+        keys: "< >",
+        codes: &[KeyCode::Char('<')],
+        action: Action::LabGogcDown,
+        help: "lab: GOGC halved / doubled (a fresh run)",
+        hint: Some("GOGC"),
+    },
+    Binding {
+        keys: "",
+        codes: &[KeyCode::Char('>')],
+        action: Action::LabGogcUp,
+        help: "",
+        hint: None,
+    },
 ];
 
 /// The action for a key press, if any.
@@ -181,10 +228,18 @@ pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
         .map(|b| (b.keys, b.help))
 }
 
-/// The hint bar: `key word` pairs of the most used bindings.
-pub fn hints() -> Vec<(&'static str, &'static str)> {
+/// The hint bar: `key word` pairs of the most used bindings; with a live lab, its keys
+/// instead of the replay ones.
+pub fn hints(lab: bool) -> Vec<(&'static str, &'static str)> {
     BINDINGS
         .iter()
+        .filter(|b| {
+            if lab {
+                !b.action.replay_only()
+            } else {
+                !b.action.lab_only()
+            }
+        })
         .filter_map(|b| b.hint.map(|h| (b.keys, h)))
         .collect()
 }

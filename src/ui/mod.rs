@@ -22,8 +22,9 @@ const FPS: u64 = 30;
 /// Longest the loop spends applying source events before it looks at input and draws again.
 const DRAIN_BUDGET: Duration = Duration::from_millis(15);
 
-/// Open the dashboard on these sources (one, or two for A/B).
-pub fn run(sources: Vec<(String, Spec)>) -> Result<()> {
+/// Open the dashboard on these sources (one, or two for A/B), with the control of their lab
+/// sources if they are the lab.
+pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>) -> Result<()> {
     if !std::io::stdout().is_terminal() {
         bail!(
             "the dashboard needs a terminal, and standard output is not one; for a report use `gcscope summary FILE` (or --json, --csv)"
@@ -51,7 +52,11 @@ pub fn run(sources: Vec<(String, Spec)>) -> Result<()> {
         let input = crossterm::event::EventStream::new();
         event_loop(
             &mut terminal,
-            App::new(panes),
+            {
+                let mut app = App::new(panes);
+                app.lab = lab;
+                app
+            },
             rx,
             input,
             move || start.elapsed(),

@@ -165,8 +165,12 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         format!("⏸ x{}", SPEEDS[app.speed])
     };
     let sel = p.selected();
+    let name = p
+        .current_run()
+        .and_then(|r| r.label.as_deref())
+        .unwrap_or(&p.name);
     let line1 = Line::from(vec![
-        Span::styled(format!("{side}{}", p.name), name_style),
+        Span::styled(format!("{side}{name}"), name_style),
         Span::raw(format!(
             "  {}  {} P  run {}/{}",
             s.map_or("", |s| s.format),
@@ -713,7 +717,7 @@ fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         return;
     }
     let mut spans = Vec::new();
-    for (k, what) in keys::hints() {
+    for (k, what) in keys::hints(app.lab.is_some()) {
         spans.push(Span::styled(
             format!(" {k} "),
             theme.bold().add_modifier(Modifier::REVERSED),
