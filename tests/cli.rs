@@ -183,6 +183,41 @@ fn compare_reports_ranges_and_overlap() {
     assert!(text.contains("compulsory CPU ms/cycle"), "{text}");
 }
 
+/// A figure only one side's runs carry: early Go 1.5 prints no goal, and one cycle has no
+/// rate. The row says which side has it, and no delta is made up.
+#[test]
+fn compare_says_when_only_one_side_has_a_figure() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["compare", "-", "--", TREE_GT])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for label in ["cycles/s", "heap goal max MB"] {
+        let row = text.lines().find(|l| l.starts_with(label)).unwrap();
+        let cells: Vec<&str> = row[label.len()..].split_whitespace().collect();
+        assert_eq!(
+            (cells[0], cells[2], cells[3]),
+            ("n/a", "B", "only"),
+            "{text}"
+        );
+    }
+    assert!(
+        text.contains("A only, B only: no run on the other side"),
+        "{text}"
+    );
+}
+
 #[test]
 fn compare_bench_format_is_benchstat_input() {
     let s = stdout(&gcscope(&[

@@ -75,6 +75,8 @@ impl Metric {
         }
     }
 
+    /// The run's value; None when the run's trace does not carry the figure (e.g. no goal in
+    /// early Go 1.5 lines, no rate for a run of one cycle).
     pub fn of(self, s: &RunSummary) -> Option<f64> {
         match self {
             Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
@@ -97,20 +99,31 @@ pub struct Row {
     pub b: Option<Spread>,
     /// (median B - median A) / median A, in percent.
     pub delta_pct: Option<f64>,
-    /// True when the ranges overlap: no result, whatever the delta.
+    /// True when the ranges overlap: no result, whatever the delta. Also true when a side
+    /// has no values (nothing to compare, no result).
     pub overlap: bool,
     /// Two-sided Mann-Whitney U p-value, with >= 4 runs a side.
     pub p: Option<f64>,
 }
 
 impl Row {
-    /// `~` for no result, otherwise the signed delta.
+    /// `A only` / `B only` when one side's runs do not carry the figure, `~` for no result,
+    /// otherwise the signed delta.
     pub fn verdict(&self) -> String {
-        match (self.overlap, self.delta_pct) {
-            (true, _) => "~".into(),
-            (false, Some(d)) => format!("{d:+.1}%"),
-            (false, None) => "n/a".into(),
+        match (self.a, self.b, self.overlap, self.delta_pct) {
+            (None, None, _, _) => "n/a".into(),
+            (Some(_), None, _, _) => "A only".into(),
+            (None, Some(_), _, _) => "B only".into(),
+            (_, _, true, _) => "~".into(),
+            (_, _, false, Some(d)) => format!("{d:+.1}%"),
+            (_, _, false, None) => "n/a".into(),
         }
+    }
+
+    /// False when no run on either side has the figure: the text views print no row for it
+    /// (JSON keeps every metric, with `a` and `b` null).
+    pub fn has_values(&self) -> bool {
+        self.a.is_some() || self.b.is_some()
     }
 }
 
@@ -155,4 +168,38 @@ pub fn bench_line(name: &str, s: &RunSummary) -> String {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one run of a trace's text.
+    fn run(text: &str) -> RunSummary {
+        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        assert_eq!(tl.runs.len(), 1);
+        RunSummary::of(&tl.runs[0]).unwrap()
+    }
+
+    fn gc(n: u32, cpu: &str) -> String {
+        format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, {cpu} ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n")
+    }
+
+    #[test]
+    fn a_side_without_the_figure_says_so() {
+        // Early Go 1.5 lines print no goal; one cycle a run has no cycles/s.
+        let early = run("gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n");
+        let now = run(&gc(1, "0.02+0.1/0.5/0.4+0.02"));
+        let (early, now) = ([early], [now]);
+        let goal = row(Metric::HeapGoalMax, &early, &now);
+        assert!(goal.a.is_none() && goal.delta_pct.is_none() && goal.has_values());
+        assert_eq!(goal.b.map(|s| (s.n, s.median)), Some((1, 5.0)));
+        assert_eq!(goal.verdict(), "B only");
+        let goal = row(Metric::HeapGoalMax, &now, &early);
+        assert_eq!(goal.verdict(), "A only");
+        let rate = row(Metric::CyclesPerSec, &early, &now);
+        assert!(!rate.has_values());
+        assert_eq!(rate.verdict(), "n/a");
+    }
 }
