@@ -631,11 +631,21 @@ fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             r.verdict()
         )));
     }
-    let title = if single {
-        " A/B: one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict "
+    // The strip is at most a third of the screen: rows below its edge are cut, and the title
+    // says so first (a narrow terminal cuts the title's end).
+    let fit = usize::from(area.height.saturating_sub(3));
+    let total = app.comparison.len();
+    let cut = if fit < total {
+        format!(" ({fit} of {total} rows shown, all in `gcscope compare`)")
     } else {
-        " A/B: ~ = ranges overlap, no result "
+        String::new()
     };
+    let what = if single {
+        "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
+    } else {
+        "~ = ranges overlap, no result"
+    };
+    let title = format!(" A/B{cut}: {what} ");
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
 }
 
