@@ -366,14 +366,22 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "A: {} ({} runs)", c.a.join(", "), c.a_runs);
     let _ = writeln!(o, "B: {} ({} runs)", c.b.join(", "), c.b_runs);
-    let rows: Vec<[String; 5]> = c
-        .metrics
+    // A side's cell names how many of its runs carry the figure when not all do.
+    let cell = |s: &Option<Spread>, runs: usize| match s {
+        Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", spread_text(s), x.n),
+        _ => spread_text(s),
+    };
+    // A figure no run on either side has (e.g. page scan density without gctrace=2) gets
+    // no row.
+    let shown: Vec<&Row> = c.metrics.iter().filter(|r| r.has_values()).collect();
+    let one_sided = shown.iter().any(|r| r.a.is_none() || r.b.is_none());
+    let rows: Vec<[String; 5]> = shown
         .iter()
         .map(|r| {
             [
                 r.label.to_string(),
-                spread_text(&r.a),
-                spread_text(&r.b),
+                cell(&r.a, c.a_runs),
+                cell(&r.b, c.b_runs),
                 r.verdict(),
                 r.p.map(|p| format!("p={p:.3}")).unwrap_or_default(),
             ]
@@ -411,6 +419,12 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         o,
         "~ : the A and B ranges overlap, so no result is claimed (delta in --json)."
     );
+    if one_sided {
+        let _ = writeln!(
+            o,
+            "A only, B only: no run on the other side has the figure (n/a), so nothing is compared."
+        );
+    }
     if c.a_runs < 4 || c.b_runs < 4 {
         let _ = writeln!(o, "(p-values need at least 4 runs a side)");
     }

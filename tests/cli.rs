@@ -183,6 +183,141 @@ fn compare_reports_ranges_and_overlap() {
     assert!(text.contains("compulsory CPU ms/cycle"), "{text}");
 }
 
+/// gctrace=2 traces: Green Tea prints span visits, so its side has a page scan density; the
+/// legacy collector's `scan:` lines count objects only, so its side has none and the row says
+/// so instead of comparing.
+#[test]
+fn compare_page_scan_density_of_gctrace2_traces() {
+    const LEGACY2: &str = "traces/go/go1.27.3_legacy_tree_p2_gctrace2.log";
+    const GT2: &str = "traces/go/go1.27.3_greentea_tree_p2_gctrace2.log";
+    let o = gcscope(&["compare", LEGACY2, "--", GT2]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let line = |label: &str| -> Vec<String> {
+        let l = text
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row in\n{text}"));
+        l[label.len()..]
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        line("page scan density"),
+        ["n/a", "49.3", "B", "only"],
+        "{text}"
+    );
+    assert!(
+        text.contains("A only, B only: no run on the other side"),
+        "{text}"
+    );
+    // Both sides have the other two new figures.
+    for label in ["GC CPU ms/cycle", "idle share"] {
+        let cells = line(label);
+        assert!(!cells.contains(&"n/a".to_string()), "{label}: {text}");
+    }
+
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["compare", "--json", LEGACY2, "--", GT2]).stdout)
+            .unwrap();
+    let rows = j["metrics"].as_array().unwrap();
+    let keys: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();
+    assert_eq!(
+        keys[1..5],
+        [
+            "compulsory_cpu_ms_per_cycle",
+            "gc_cpu_ms_per_cycle",
+            "idle_share",
+            "page_scan_density"
+        ]
+    );
+    let d = &rows[4];
+    assert!(d["a"].is_null() && d["delta_pct"].is_null(), "{d}");
+    let b = d["b"]["median"].as_f64().unwrap();
+    assert!((b - 49.3).abs() < 0.05, "{d}");
+    // GC CPU per cycle is the mean: the summary's total over its cycles.
+    let s: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", GT2]).stdout).unwrap();
+    let (total, cycles) = (
+        s["runs"][0]["gc_cpu_ms"].as_f64().unwrap(),
+        s["runs"][0]["cycles"].as_f64().unwrap(),
+    );
+    let per = rows[2]["b"]["median"].as_f64().unwrap();
+    assert!(
+        (per - total / cycles).abs() < 1e-9,
+        "{per} vs {total}/{cycles}"
+    );
+    assert_eq!(rows[3]["b"]["median"], s["runs"][0]["idle_share"]);
+
+    // The bench format carries the density for the Green Tea run only.
+    let bench = stdout(&gcscope(&[
+        "compare", "--format", "bench", LEGACY2, "--", GT2,
+    ]));
+    let lines: Vec<&str> = bench.lines().collect();
+    assert!(!lines[1].contains("objs/visit"), "{bench}");
+    assert!(lines[3].contains(" objs/visit"), "{bench}");
+    assert!(lines[3].contains(" gc-cpu-ms/cycle") && lines[3].contains(" idle-share"));
+}
+
+/// Without gctrace=2 or lab lines no run has a page scan density: no row for it at all.
+#[test]
+fn compare_prints_no_row_for_a_figure_no_run_has() {
+    let text = stdout(&gcscope(&["compare", TREE_LEGACY, "--", TREE_GT]));
+    assert!(!text.contains("page scan density"), "{text}");
+    assert!(
+        !text.contains("B only") && !text.contains("A only"),
+        "{text}"
+    );
+    assert!(text.contains("GC CPU ms/cycle"), "{text}");
+    // JSON keeps the metric, with nothing on either side.
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["compare", "--json", TREE_LEGACY, "--", TREE_GT]).stdout)
+            .unwrap();
+    let d = j["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metric"] == "page_scan_density")
+        .unwrap();
+    assert!(d["a"].is_null() && d["b"].is_null(), "{d}");
+}
+
+/// A figure only one side's runs carry: early Go 1.5 prints no goal, and one cycle has no
+/// rate. The row says which side has it, and no delta is made up.
+#[test]
+fn compare_says_when_only_one_side_has_a_figure() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["compare", "-", "--", TREE_GT])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for label in ["cycles/s", "heap goal max MB"] {
+        let row = text.lines().find(|l| l.starts_with(label)).unwrap();
+        let cells: Vec<&str> = row[label.len()..].split_whitespace().collect();
+        assert_eq!(
+            (cells[0], cells[2], cells[3]),
+            ("n/a", "B", "only"),
+            "{text}"
+        );
+    }
+    assert!(
+        text.contains("A only, B only: no run on the other side"),
+        "{text}"
+    );
+}
+
 #[test]
 fn compare_bench_format_is_benchstat_input() {
     let s = stdout(&gcscope(&[

@@ -234,5 +234,8 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
     assert!(labels[0].1.contains("tree"), "{labels:?}");
     assert_eq!(labels[1].0, 1);
     assert!(labels[1].1.contains("map"), "{labels:?}");
-    assert!(cycles_in_run[0] >= 1 && cycles_in_run[1] >= 1, "{cycles_in_run:?}");
+    assert!(
+        cycles_in_run[0] >= 1 && cycles_in_run[1] >= 1,
+        "{cycles_in_run:?}"
+    );
 }

@@ -73,6 +73,35 @@ fn a_b_side_by_side() {
     insta::assert_snapshot!(s);
 }
 
+/// The comparison strip takes at most a third of the screen; on a shorter terminal its last
+/// rows are cut, and its title says how many are shown. gctrace=2 on both sides: all 11
+/// metrics have a row (the legacy side's page scan density is `n/a`, `B only`).
+#[test]
+fn a_b_strip_says_when_rows_are_cut() {
+    let mut a = app(&[
+        "go/go1.27.3_legacy_tree_p2_gctrace2.log",
+        "go/go1.27.3_greentea_tree_p2_gctrace2.log",
+    ]);
+    let s = screen(&mut a, 160, 56);
+    assert_eq!(a.comparison.len(), 11);
+    assert!(!s.contains("rows shown"), "{s}");
+    // The strip's row (the panes' titles also say "page scan density").
+    let density = s
+        .lines()
+        .find(|l| l.contains("page scan density") && l.contains("only"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(
+        density.contains("n/a") && density.contains("B only"),
+        "{density}"
+    );
+    let s = screen(&mut a, 160, 40);
+    assert!(
+        s.contains(" A/B (10 of 11 rows shown, all in `gcscope compare`): one run a side"),
+        "{s}"
+    );
+    assert!(!s.contains("heap goal max MB"), "{s}");
+}
+
 #[test]
 fn help_overlay() {
     let mut a = app(&[TREE]);

@@ -14,6 +14,9 @@ use serde::Serialize;
 pub enum Metric {
     GcCpuPct,
     CompulsoryMsPerCycle,
+    GcCpuMsPerCycle,
+    IdleShare,
+    PageDensity,
     PauseP50,
     PauseP99,
     PauseMax,
@@ -23,9 +26,12 @@ pub enum Metric {
 }
 
 impl Metric {
-    pub const ALL: [Metric; 8] = [
+    pub const ALL: [Metric; 11] = [
         Metric::GcCpuPct,
         Metric::CompulsoryMsPerCycle,
+        Metric::GcCpuMsPerCycle,
+        Metric::IdleShare,
+        Metric::PageDensity,
         Metric::PauseP50,
         Metric::PauseP99,
         Metric::PauseMax,
@@ -39,6 +45,9 @@ impl Metric {
         match self {
             Metric::GcCpuPct => "gc_cpu_pct",
             Metric::CompulsoryMsPerCycle => "compulsory_cpu_ms_per_cycle",
+            Metric::GcCpuMsPerCycle => "gc_cpu_ms_per_cycle",
+            Metric::IdleShare => "idle_share",
+            Metric::PageDensity => "page_scan_density",
             Metric::PauseP50 => "pause_p50_ms",
             Metric::PauseP99 => "pause_p99_ms",
             Metric::PauseMax => "pause_max_ms",
@@ -52,6 +61,9 @@ impl Metric {
         match self {
             Metric::GcCpuPct => "GC CPU % (final)",
             Metric::CompulsoryMsPerCycle => "compulsory CPU ms/cycle",
+            Metric::GcCpuMsPerCycle => "GC CPU ms/cycle",
+            Metric::IdleShare => "idle share",
+            Metric::PageDensity => "page scan density",
             Metric::PauseP50 => "pause p50 ms",
             Metric::PauseP99 => "pause p99 ms",
             Metric::PauseMax => "pause max ms",
@@ -66,6 +78,9 @@ impl Metric {
         match self {
             Metric::GcCpuPct => "gc-cpu-%",
             Metric::CompulsoryMsPerCycle => "compulsory-ms/cycle",
+            Metric::GcCpuMsPerCycle => "gc-cpu-ms/cycle",
+            Metric::IdleShare => "idle-share",
+            Metric::PageDensity => "objs/visit",
             Metric::PauseP50 => "pause-p50-ms",
             Metric::PauseP99 => "pause-p99-ms",
             Metric::PauseMax => "pause-max-ms",
@@ -75,10 +90,15 @@ impl Metric {
         }
     }
 
+    /// The run's value; None when the run's trace does not carry the figure (e.g. no goal in
+    /// early Go 1.5 lines, no page scan density without gctrace=2 or lab lines).
     pub fn of(self, s: &RunSummary) -> Option<f64> {
         match self {
             Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
             Metric::CompulsoryMsPerCycle => Some(s.compulsory_ms_per_cycle()),
+            Metric::GcCpuMsPerCycle => Some(s.gc_cpu_ms_per_cycle()),
+            Metric::IdleShare => s.idle_share,
+            Metric::PageDensity => s.page_density(),
             Metric::PauseP50 => Some(s.pause_ms.p50),
             Metric::PauseP99 => Some(s.pause_ms.p99),
             Metric::PauseMax => Some(s.pause_ms.max),
@@ -97,20 +117,31 @@ pub struct Row {
     pub b: Option<Spread>,
     /// (median B - median A) / median A, in percent.
     pub delta_pct: Option<f64>,
-    /// True when the ranges overlap: no result, whatever the delta.
+    /// True when the ranges overlap: no result, whatever the delta. Also true when a side
+    /// has no values (nothing to compare, no result).
     pub overlap: bool,
     /// Two-sided Mann-Whitney U p-value, with >= 4 runs a side.
     pub p: Option<f64>,
 }
 
 impl Row {
-    /// `~` for no result, otherwise the signed delta.
+    /// `A only` / `B only` when one side's runs do not carry the figure, `~` for no result,
+    /// otherwise the signed delta.
     pub fn verdict(&self) -> String {
-        match (self.overlap, self.delta_pct) {
-            (true, _) => "~".into(),
-            (false, Some(d)) => format!("{d:+.1}%"),
-            (false, None) => "n/a".into(),
+        match (self.a, self.b, self.overlap, self.delta_pct) {
+            (None, None, _, _) => "n/a".into(),
+            (Some(_), None, _, _) => "A only".into(),
+            (None, Some(_), _, _) => "B only".into(),
+            (_, _, true, _) => "~".into(),
+            (_, _, false, Some(d)) => format!("{d:+.1}%"),
+            (_, _, false, None) => "n/a".into(),
         }
+    }
+
+    /// False when no run on either side has the figure: the text views print no row for it
+    /// (JSON keeps every metric, with `a` and `b` null).
+    pub fn has_values(&self) -> bool {
+        self.a.is_some() || self.b.is_some()
     }
 }
 
@@ -155,4 +186,98 @@ pub fn bench_line(name: &str, s: &RunSummary) -> String {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one run of a trace's text.
+    fn run(text: &str) -> RunSummary {
+        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        assert_eq!(tl.runs.len(), 1);
+        RunSummary::of(&tl.runs[0]).unwrap()
+    }
+
+    fn gc(n: u32, cpu: &str) -> String {
+        format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, {cpu} ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n")
+    }
+
+    const SCAN: &str = "scan: total 10+20+30=60 objs, 5+5=10 spans\n";
+    const LAB: &str = "lab: objs 800 bytes 12800 visits 100 freed 0 cpu_ns 1000000 hist 4\n";
+
+    #[test]
+    fn a_side_without_the_figure_says_so() {
+        // Early Go 1.5 lines print no goal; one cycle a run has no cycles/s.
+        let early = run("gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n");
+        let now = run(&gc(1, "0.02+0.1/0.5/0.4+0.02"));
+        let (early, now) = ([early], [now]);
+        let goal = row(Metric::HeapGoalMax, &early, &now);
+        assert!(goal.a.is_none() && goal.delta_pct.is_none() && goal.has_values());
+        assert_eq!(goal.b.map(|s| (s.n, s.median)), Some((1, 5.0)));
+        assert_eq!(goal.verdict(), "B only");
+        let goal = row(Metric::HeapGoalMax, &now, &early);
+        assert_eq!(goal.verdict(), "A only");
+        let rate = row(Metric::CyclesPerSec, &early, &now);
+        assert!(!rate.has_values());
+        assert_eq!(rate.verdict(), "n/a");
+    }
+
+    #[test]
+    fn gc_cpu_idle_share_and_page_density_of_a_run() {
+        // GC CPU 0.02+0.1+0.5+0.4+0.02 = 1.04 and 0.04+0.3+0.9+0.2+0.06 = 1.5 ms; idle
+        // (0.4+0.2) of mark (0.1+0.5+0.4 + 0.3+0.9+0.2).
+        let cpu = ["0.02+0.1/0.5/0.4+0.02", "0.04+0.3/0.9/0.2+0.06"];
+        let plain = run(&(gc(1, cpu[0]) + &gc(2, cpu[1])));
+        let v = |m: Metric, s: &RunSummary| m.of(s);
+        let close = |x: Option<f64>, want: f64| {
+            assert!(
+                x.is_some_and(|x| (x - want).abs() < 1e-9),
+                "{x:?} != {want}"
+            )
+        };
+        close(v(Metric::GcCpuMsPerCycle, &plain), 1.27);
+        close(v(Metric::IdleShare, &plain), 0.25);
+        assert_eq!(v(Metric::PageDensity, &plain), None, "no scan or lab lines");
+
+        // gctrace=2: Green Tea's objects per span visit, (A+B+C)/(A+S+D) = 60/20.
+        let scanned = run(&(gc(1, cpu[0]) + SCAN + &gc(2, cpu[1]) + SCAN));
+        close(v(Metric::PageDensity, &scanned), 3.0);
+        close(v(Metric::GcCpuMsPerCycle, &scanned), 1.27);
+
+        // Lab lines win over scan lines: 800 objects / 100 page visits.
+        let lab = run(&(LAB.to_string() + &gc(1, cpu[0]) + SCAN));
+        close(v(Metric::PageDensity, &lab), 8.0);
+        assert!(lab.scan.is_some());
+
+        // No mark CPU at all: no idle share (and no row value), GC CPU still counted.
+        let idle = run(&gc(1, "0.02+0/0/0+0.02"));
+        assert_eq!(v(Metric::IdleShare, &idle), None);
+        close(v(Metric::GcCpuMsPerCycle, &idle), 0.04);
+
+        // A side without the figure: its spread is None, no delta; the other side's values
+        // are kept as they are.
+        let plain = [plain];
+        let r = row(Metric::PageDensity, &plain, &[scanned, lab]);
+        assert!(r.a.is_none() && r.delta_pct.is_none());
+        assert_eq!(r.b.map(|s| (s.n, s.min, s.max)), Some((2, 3.0, 8.0)));
+        assert!(r.has_values());
+        assert_eq!(r.verdict(), "B only");
+        assert!(!row(Metric::PageDensity, &plain, &plain).has_values());
+    }
+
+    #[test]
+    fn new_metrics_follow_compulsory_cpu() {
+        let keys: Vec<&str> = Metric::ALL.iter().map(|m| m.key()).collect();
+        assert_eq!(
+            keys[1..5],
+            [
+                "compulsory_cpu_ms_per_cycle",
+                "gc_cpu_ms_per_cycle",
+                "idle_share",
+                "page_scan_density"
+            ]
+        );
+    }
 }

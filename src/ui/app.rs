@@ -92,7 +92,7 @@ pub struct App {
     pub zoom: Option<usize>,
     pub link: Link,
     pub quit: bool,
-    /// A/B comparison strip, refreshed with the summaries.
+    /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
     /// Live lab sources: where the lab keys send their switches.
     pub lab: Option<crate::source::LabControl>,
@@ -304,7 +304,9 @@ impl App {
         }
         if self.panes.len() == 2 {
             let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
+            // As `gcscope compare` prints them: no row for a figure neither side has.
             self.comparison = compare::compare(&side(&self.panes[0]), &side(&self.panes[1]));
+            self.comparison.retain(Row::has_values);
         }
     }
 

@@ -554,19 +554,23 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         .selected()
         .and_then(Cycle::page_density)
         .map_or("-".into(), fmt_num);
-    let [a, b] = Layout::vertical([Constraint::Percentage(50); 2]).areas(inner);
-    f.render_widget(
-        spark(&data, format!("per cycle (sel {sel})"), MARK, theme),
-        a,
-    );
     // The lab's run-length histogram: how many page visits scanned 1, 2-3, 4-7... objects.
-    if let Some(hist) = p
+    let hist = p
         .summary
         .as_ref()
         .and_then(|s| s.lab.as_ref())
         .map(|l| &l.density_hist)
-        .filter(|h| h.iter().any(|&v| v > 0))
-    {
+        .filter(|h| h.iter().any(|&v| v > 0));
+    let [a, b] = match hist {
+        // The histogram needs its three lines whole; the trend takes what is left.
+        Some(_) => Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(inner),
+        None => Layout::vertical([Constraint::Percentage(50); 2]).areas(inner),
+    };
+    f.render_widget(
+        spark(&data, format!("per cycle (sel {sel})"), MARK, theme),
+        a,
+    );
+    if let Some(hist) = hist {
         f.render_widget(visit_histogram(hist, b.width as usize), b);
         return;
     }
@@ -698,11 +702,21 @@ fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             r.verdict()
         )));
     }
-    let title = if single {
-        " A/B: one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict "
+    // The strip is at most a third of the screen: rows below its edge are cut, and the title
+    // says so first (a narrow terminal cuts the title's end).
+    let fit = usize::from(area.height.saturating_sub(3));
+    let total = app.comparison.len();
+    let cut = if fit < total {
+        format!(" ({fit} of {total} rows shown, all in `gcscope compare`)")
     } else {
-        " A/B: ~ = ranges overlap, no result "
+        String::new()
     };
+    let what = if single {
+        "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
+    } else {
+        "~ = ranges overlap, no result"
+    };
+    let title = format!(" A/B{cut}: {what} ");
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
 }
 
