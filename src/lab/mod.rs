@@ -136,11 +136,14 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
             let gc = &gc;
             let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
             s.spawn(move || {
+                let mut held = None;
                 while !gc.stop.load(Relaxed) {
-                    if let workload::Step::Wait = gc.quantum(m, |ctx| w.step(ctx)) {
+                    if let workload::Step::Wait = gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
+                        gc.release_p(&mut held);
                         std::thread::sleep(Duration::from_micros(200));
                     }
                 }
+                gc.release_p(&mut held);
             });
         }
         for id in 0..procs {

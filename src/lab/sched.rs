@@ -107,6 +107,11 @@ impl Sched {
         self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
     }
 
+    /// Anyone at all waiting for a P (a mutator keeps its P across quanta otherwise).
+    pub fn someone_waits(&self) -> bool {
+        self.contended()
+    }
+
     pub fn should_yield_to_gc(&self) -> bool {
         self.stw.load(Relaxed) || self.waiting_prio.load(Relaxed) > 0
     }
