@@ -229,10 +229,12 @@ fn lab_run(
         line: 0,
         restart: None,
     });
-    out.push(Event::RunLabel {
-        run,
-        label: cfg.label(),
-    });
+    // The header shows the label: an A/B says how it keeps the comparison fair.
+    let label = match &cfg.turns {
+        Some((t, _)) => format!("{} · turns ≥{} ms", cfg.label(), t.slice.as_millis()),
+        None => cfg.label(),
+    };
+    out.push(Event::RunLabel { run, label });
     let mut pending = Vec::new();
     if !out.flush() {
         return pending;

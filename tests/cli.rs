@@ -347,3 +347,73 @@ fn compare_needs_both_sides() {
     let o = gcscope(&["compare", TREE_GT]);
     assert!(!o.status.success());
 }
+
+/// `gcscope lab --headless --ab`: runs a side, one after another, then compare's table with
+/// the lab's page scan density on both sides.
+#[test]
+fn lab_headless_ab_prints_the_comparison() {
+    let o = gcscope(&[
+        "lab",
+        "--headless",
+        "--ab",
+        "--runs",
+        "2",
+        "--duration",
+        "800ms",
+        "--scale",
+        "0.0625",
+        "--workload",
+        "graph",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("(2 runs)"), "{out}");
+    let density = out
+        .lines()
+        .find(|l| l.starts_with("page scan density"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(!density.contains("n/a"), "{density}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("run ").count(), 4, "{err}");
+}
+
+/// `--trace-out` writes a file `summary` reads back as a lab run; a bad path is named.
+#[test]
+fn lab_trace_out_is_read_back_and_bad_paths_are_named() {
+    let dir = std::env::temp_dir().join(format!("gcscope-cli-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lab.log");
+    let f = file.to_str().unwrap();
+    let o = gcscope(&[
+        "lab",
+        "--headless",
+        "--json",
+        "--duration",
+        "600ms",
+        "--scale",
+        "0.0625",
+        "--trace-out",
+        f,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["workload"], "tree");
+    let s = gcscope(&["summary", "--json", f]);
+    let sj: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    let run = &sj["runs"][0];
+    assert!(
+        run["lab"]["objects_per_page_visit"].as_f64().unwrap() > 10.0,
+        "{run}"
+    );
+    let bad = gcscope(&[
+        "lab",
+        "--headless",
+        "--duration",
+        "100ms",
+        "--trace-out",
+        "/no/such/dir/x.log",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("/no/such/dir/x.log"));
+    std::fs::remove_dir_all(&dir).ok();
+}
