@@ -101,10 +101,9 @@ fn trace_out_round_trips_through_the_parser() {
         assert_eq!(r.num, c.num);
         assert_eq!(r.heap_live >> 20, c.heap_live >> 20);
         assert_eq!(r.procs, 2);
-        assert_eq!(
-            r.scan.as_ref().map(|s| s.total),
-            c.scan.as_ref().map(|s| s.total)
-        );
+        // Go's scan: lines, total and per size class, come back as written.
+        assert_eq!(r.scan, c.scan);
+        assert!(c.scan.as_ref().is_some_and(|s| !s.classes.is_empty()));
         assert_eq!(
             gcscope::trace::format::line(r),
             gcscope::trace::format::line(c)

@@ -396,6 +396,7 @@ impl Gc {
                         elem_words: ew,
                         inline: sizeclass::inline_bits(class),
                         noscan,
+                        class,
                     };
                 }
             }
@@ -450,6 +451,7 @@ impl Gc {
             elem_words: ew,
             inline: false,
             noscan,
+            class: 0,
         }
     }
 
@@ -742,30 +744,38 @@ pub struct CycleResult {
     pub stats: MarkStats,
 }
 
-/// Go's gctrace=2 `scan: total` line for this cycle, Go 1.26 meaning.
+/// Go's gctrace=2 `scan:` lines for this cycle (total and per size class, classes in Go's
+/// order with large objects last as `L`), Go 1.26 meaning.
 fn scan_stats(marker: Marker, s: &MarkStats) -> crate::cycle::ScanStats {
     use crate::cycle::{GreenTeaCounts, ScanCounts, ScanStats};
-    let total = match marker {
+    let counts = |objs: u64, span_objs: u64, spans: u64| match marker {
         Marker::Legacy => ScanCounts {
-            objs: s.objs_scanned,
+            objs,
             green_tea: None,
         },
         Marker::Greentea => ScanCounts {
-            objs: s.objs_scanned,
+            objs,
             green_tea: Some(GreenTeaCounts {
                 // Objects scanned outside span scans: the fast path and the >512 B path.
-                sparse_objs: s.objs_scanned - s.span_objs_sparse,
-                span_objs_sparse: s.span_objs_sparse,
+                sparse_objs: objs - span_objs,
+                span_objs_sparse: span_objs,
                 span_objs_dense: 0,
-                spans_sparse: s.spans_sparse,
+                spans_sparse: spans,
                 spans_dense: 0,
             }),
         },
     };
-    ScanStats {
-        total,
-        classes: Vec::new(),
-    }
+    let total = counts(s.objs_scanned, s.span_objs_sparse, s.spans_sparse);
+    let mut classes: Vec<(u32, ScanCounts)> = (1..s.by_class.len())
+        .chain(std::iter::once(0))
+        .filter(|&c| s.by_class[c][0] > 0)
+        .map(|c| {
+            let [objs, span_objs, spans] = s.by_class[c];
+            (sizeclass::CLASS_SIZE[c], counts(objs, span_objs, spans))
+        })
+        .collect();
+    classes.shrink_to_fit();
+    ScanStats { total, classes }
 }
 
 /// A mutator holding a P for one quantum. Every heap access of a workload goes through it, so

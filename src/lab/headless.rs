@@ -124,11 +124,25 @@ pub fn summarize(cfg: &Config, cycles: &[(Cycle, bool)], end: &RunEnd) -> LabSum
     }
 }
 
-/// The `scan:` line Go prints under gctrace=2 for these counters.
-pub fn scan_line(s: &ScanStats) -> String {
-    match s.total.green_tea {
+/// The `scan:` lines Go prints under gctrace=2 for these counters: the total, then one per
+/// size class (`L` for large objects).
+pub fn scan_lines(s: &ScanStats) -> String {
+    let mut out = format!("scan: total {}\n", scan_counts(&s.total));
+    for (size, c) in &s.classes {
+        let class = if *size == 0 {
+            "L".to_string()
+        } else {
+            format!("{size}B")
+        };
+        out.push_str(&format!("scan: class {class} {}\n", scan_counts(c)));
+    }
+    out
+}
+
+fn scan_counts(c: &crate::cycle::ScanCounts) -> String {
+    match c.green_tea {
         Some(g) => format!(
-            "scan: total {}+{}+{}={} objs, {}+{}={} spans",
+            "{}+{}+{}={} objs, {}+{}={} spans",
             g.sparse_objs,
             g.span_objs_sparse,
             g.span_objs_dense,
@@ -137,7 +151,7 @@ pub fn scan_line(s: &ScanStats) -> String {
             g.spans_dense,
             g.spans_sparse + g.spans_dense
         ),
-        None => format!("scan: total {} objs", s.total.objs),
+        None => format!("{} objs", c.objs),
     }
 }
 
@@ -151,8 +165,7 @@ pub fn trace_lines(c: &Cycle) -> String {
     s.push_str(&format::line(c));
     s.push('\n');
     if let Some(scan) = &c.scan {
-        s.push_str(&scan_line(scan));
-        s.push('\n');
+        s.push_str(&scan_lines(scan));
     }
     s
 }

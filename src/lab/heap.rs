@@ -87,6 +87,8 @@ pub struct ObjLoc {
     pub elem_words: u32,
     pub inline: bool,
     pub noscan: bool,
+    /// Size class (0: large).
+    pub class: u8,
 }
 
 struct PageAlloc {
@@ -201,6 +203,7 @@ impl Heap {
             elem_words,
             inline: class != 0 && sizeclass::inline_bits(class),
             noscan: s.noscan.load(Relaxed) != 0,
+            class,
         })
     }
 

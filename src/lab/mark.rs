@@ -38,7 +38,7 @@ impl Marker {
 }
 
 /// Per-cycle counters a worker keeps locally and the collector sums at mark termination.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkStats {
     pub objs_scanned: u64,
     pub bytes_scanned: u64,
@@ -54,6 +54,29 @@ pub struct MarkStats {
     pub spans_enqueued: u64,
     pub spans_stolen: u64,
     pub bad_pointers: u64,
+    /// Per size class (0: large): objects scanned, objects scanned in span scans, span scans.
+    pub by_class: [[u64; 3]; 68],
+}
+
+impl Default for MarkStats {
+    fn default() -> MarkStats {
+        MarkStats {
+            objs_scanned: 0,
+            bytes_scanned: 0,
+            scan_work: 0,
+            bytes_marked: 0,
+            visits: 0,
+            hist: [0; HIST],
+            sparse_objs: 0,
+            spans_sparse: 0,
+            span_objs_sparse: 0,
+            empty_dequeues: 0,
+            spans_enqueued: 0,
+            spans_stolen: 0,
+            bad_pointers: 0,
+            by_class: [[0; 3]; 68],
+        }
+    }
 }
 
 impl MarkStats {
@@ -73,6 +96,11 @@ impl MarkStats {
         self.spans_enqueued += o.spans_enqueued;
         self.spans_stolen += o.spans_stolen;
         self.bad_pointers += o.bad_pointers;
+        for (a, b) in self.by_class.iter_mut().zip(&o.by_class) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
     }
 }
 
@@ -308,6 +336,7 @@ impl Marking {
     fn scan_object(&self, heap: &Heap, gcw: &mut GcWork, p: usize, o: &ObjLoc) {
         gcw.note_scan(o.span + o.idx * o.elem_words / PAGE_WORDS);
         gcw.stats.objs_scanned += 1;
+        gcw.stats.by_class[o.class as usize][0] += 1;
         gcw.stats.bytes_scanned += o.elem_words as u64 * 8;
         gcw.stats.scan_work += heap.scan_bytes(o);
         let (lo, hi) = (o.base, o.base + o.elem_words);
@@ -385,6 +414,9 @@ impl Marking {
         }
         gcw.stats.spans_sparse += 1;
         gcw.stats.span_objs_sparse += objs;
+        let c = &mut gcw.stats.by_class[first.class as usize];
+        c[1] += objs;
+        c[2] += 1;
         for (i, mut g) in grey.into_iter().enumerate() {
             while g != 0 {
                 let idx = i as u32 * 64 + g.trailing_zeros();
