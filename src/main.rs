@@ -146,7 +146,8 @@ impl LabArgs {
         lab::Config {
             shape: self.workload,
             marker: self.marker.unwrap_or(MarkerArg::Greentea).into(),
-            gogc: self.gogc.max(1),
+            // Go's GOGC is an int32; the lab has no GOGC=off.
+            gogc: self.gogc.clamp(1, i32::MAX as u64),
             procs: self.procs.clamp(1, 64),
             duration,
             seed: self.seed,

@@ -163,7 +163,7 @@ impl LabControl {
                 None => return,
             },
             Action::LabGogcUp => {
-                self.gogc = (self.gogc * 2).min(3200);
+                self.gogc = self.gogc.saturating_mul(2).min(i32::MAX as u64);
                 Switch::Gogc(self.gogc)
             }
             Action::LabGogcDown => {

@@ -113,6 +113,8 @@ pub struct Gc {
     /// The coordinator has finished its last cycle: workers may exit.
     pub finished: AtomicBool,
     pub trigger: AtomicU64,
+    /// heapLive when this cycle was triggered.
+    triggered: AtomicU64,
     pub acct: CycleAcct,
     pub t0: Instant,
     paused_ns: AtomicU64,
@@ -160,6 +162,7 @@ impl Gc {
             stop: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             trigger: AtomicU64::new(u64::MAX),
+            triggered: AtomicU64::new(0),
             acct: CycleAcct::default(),
             t0: Instant::now(),
             paused_ns: AtomicU64::new(0),
@@ -229,8 +232,18 @@ impl Gc {
         let PLocal { gcw, seed, .. } = local;
         let done = self.mark.drain(&self.heap, gcw, p, seed, stop);
         gcw.end_visit();
-        self.book(seg, w0.elapsed().as_nanos() as u64, thread_cpu_ns() - c0);
+        self.book(
+            seg,
+            w0.elapsed().as_nanos() as u64,
+            thread_cpu_ns().saturating_sub(c0),
+        );
         self.acct.scan_done.fetch_add(done, Relaxed);
+        if seg != Seg::Assist {
+            // Background work pays for allocation too: assists steal this credit first
+            // (Go flushes it every gcCreditSlack units; the lab at the end of a segment).
+            self.bg_credit
+                .fetch_add(done.min(i64::MAX as u64) as i64, Relaxed);
+        }
         done
     }
 
@@ -544,21 +557,23 @@ impl Gc {
         }
         let procs = self.opts.procs;
         let at = self.now_ns();
-        // STW 1: sweep termination.
+        // STW 1: sweep termination. The pause clock starts before the stop, as Go's
+        // tSweepTerm does, so the time to reach every safepoint is part of the pause.
+        let t_stw1 = Instant::now();
         let ps = self.sched.stop_world(procs);
         let c0 = thread_cpu_ns();
-        let t_stw1 = Instant::now();
         while self.heap.sweep_next().is_some() {}
         let heap0 = self.heap.heap_live.load(Relaxed);
+        self.triggered.store(heap0, Relaxed);
         self.start_mark(pacer);
         let sweep_term = t_stw1.elapsed().as_nanos() as u64;
-        let stw1_cpu = thread_cpu_ns() - c0;
+        let stw1_cpu = thread_cpu_ns().saturating_sub(c0);
         self.sched.start_world(ps);
         let t_mark = Instant::now();
 
         // Concurrent mark until a ragged barrier finds no work anywhere.
         let mut last_revise = Instant::now();
-        let ps = loop {
+        let (ps, t_stw2) = loop {
             std::thread::sleep(Duration::from_micros(100));
             if last_revise.elapsed() > Duration::from_micros(500) {
                 self.revise(pacer);
@@ -567,6 +582,7 @@ impl Gc {
             if self.mark.global_work() {
                 continue;
             }
+            let t_stop = Instant::now();
             let ps = self.sched.stop_world(procs);
             let mut found = false;
             for p in 0..procs {
@@ -577,14 +593,14 @@ impl Gc {
                 self.mark.dispose(gcw, p);
             }
             if !found && !self.mark.global_work() {
-                break ps;
+                break (ps, t_stop);
             }
             self.sched.start_world(ps);
         };
-        let mark_wall = t_mark.elapsed().as_nanos() as u64;
+        // Mark ends where the successful stop began; the rest is the mark termination pause.
+        let mark_wall = t_stw2.duration_since(t_mark).as_nanos() as u64;
 
         // STW 2: mark termination (the world is stopped).
-        let t_stw2 = Instant::now();
         let c2 = thread_cpu_ns();
         self.phase.store(PHASE_OFF, Relaxed);
         self.barrier.store(false, Relaxed);
@@ -632,7 +648,7 @@ impl Gc {
         self.heap.heap_live.store(heap2, Relaxed);
         self.trigger.store(pacer.trigger, Relaxed);
         let mark_term = t_stw2.elapsed().as_nanos() as u64;
-        let stw_cpu = (thread_cpu_ns() - c2) + stw1_cpu;
+        let stw_cpu = thread_cpu_ns().saturating_sub(c2) + stw1_cpu;
         self.sched.start_world(ps);
 
         self.background_sweep();
@@ -727,7 +743,8 @@ impl Gc {
 
     fn revise(&self, pacer: &Pacer) {
         let live = self.heap.heap_live.load(Relaxed);
-        let r = pacer.assist_ratio(live, self.acct.scan_done.load(Relaxed), live);
+        let triggered = self.triggered.load(Relaxed);
+        let r = pacer.assist_ratio(live, triggered, self.acct.scan_done.load(Relaxed), live);
         self.assist_ratio_bits.store(r.to_bits(), Relaxed);
     }
 }

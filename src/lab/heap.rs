@@ -65,7 +65,6 @@ pub struct Span {
     pub in_use: AtomicU8,
     pub class: AtomicU8,
     pub noscan: AtomicU8,
-    pub in_partial: AtomicU8,
     pub npages: AtomicU32,
     pub nelems: AtomicU32,
     pub elem_words: AtomicU32,
@@ -313,7 +312,6 @@ impl Heap {
         s.sweepgen.store(self.sweepgen.load(Relaxed), Relaxed);
         s.alloc_count.store(0, Relaxed);
         s.free_index.store(0, Relaxed);
-        s.in_partial.store(0, Relaxed);
         for w in s.alloc.iter().chain(s.side_marks.iter()) {
             w.store(0, Relaxed);
         }
@@ -404,17 +402,12 @@ impl Heap {
     }
 
     pub fn pop_partial(&self, spc: usize) -> Option<u32> {
-        let s = self.partial[spc].lock().ok()?.pop()?;
-        self.spans[s as usize].in_partial.store(0, Relaxed);
-        Some(s)
+        self.partial[spc].lock().ok()?.pop()
     }
 
     pub fn clear_partials(&self) {
         for p in &self.partial {
             if let Ok(mut v) = p.lock() {
-                for &s in v.iter() {
-                    self.spans[s as usize].in_partial.store(0, Relaxed);
-                }
                 v.clear();
             }
         }
@@ -520,7 +513,6 @@ impl Heap {
             return Some(false);
         }
         if live < nelems {
-            s.in_partial.store(1, Relaxed);
             if let Ok(mut p) =
                 self.partial[class as usize * 2 + s.noscan.load(Relaxed) as usize].lock()
             {

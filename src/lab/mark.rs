@@ -9,7 +9,10 @@
 
 use super::heap::{Heap, ObjLoc, Ref, MANY_MARK, MARKS, ONE_MARK, PAGE_WORDS, SCANS, TOP_BYTE};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU64, AtomicUsize,
+    Ordering::{Relaxed, SeqCst},
+};
 use std::sync::{Arc, Mutex};
 
 pub const WORKBUF: usize = 253;
@@ -162,8 +165,6 @@ pub struct Marking {
     pub roots: Mutex<Vec<RootJob>>,
     pub next_root: AtomicUsize,
     pub n_roots: AtomicUsize,
-    /// Set when a span spill should wake an idle P (Go 1.26's enlistWorker on spill).
-    pub wake: AtomicUsize,
 }
 
 impl Marking {
@@ -177,7 +178,6 @@ impl Marking {
             roots: Mutex::new(Vec::new()),
             next_root: AtomicUsize::new(0),
             n_roots: AtomicUsize::new(0),
-            wake: AtomicUsize::new(0),
         }
     }
 
@@ -226,7 +226,10 @@ impl Marking {
             return;
         };
         let (w, bit) = heap.mark_word(&o);
-        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, Relaxed) & bit != 0 {
+        // SeqCst: the mark store must be visible before this thread reads the ownership byte
+        // (try_acquire), as the scanner's release must be before it reads the marks; Go's
+        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64.
+        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
             return;
         }
         gcw.stats.bytes_marked += o.elem_words as u64 * 8;
@@ -294,7 +297,6 @@ impl Marking {
             c.extend(gcw.ring.drain(..n.min(gcw.ring.len())));
         }
         self.spanq_mask.fetch_or(1 << p, Relaxed);
-        self.wake.fetch_add(1, Relaxed);
     }
 
     /// Takes `n - n/2` (at most 128) spans from P `victim`'s chain into our ring.
@@ -375,7 +377,7 @@ impl Marking {
         let span = (entry >> 10) as u32;
         let rep = (entry & 1023) as u32;
         let page = span * PAGE_WORDS;
-        let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, Relaxed) & TOP_BYTE;
+        let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
         let Some(first) = heap.find(page) else {
             gcw.stats.bad_pointers += 1;
             return;
@@ -398,7 +400,8 @@ impl Marking {
         let mut grey = [0u64; 8];
         let mut objs = 0;
         for (i, g) in grey.iter_mut().enumerate() {
-            let marks = heap.load(page + MARKS + i as u32) & if i == 7 { !TOP_BYTE } else { !0 };
+            let marks = heap.word(page + MARKS + i as u32).load(SeqCst)
+                & if i == 7 { !TOP_BYTE } else { !0 };
             let scans = heap.load(page + SCANS + i as u32);
             let to_grey = marks & !scans;
             if to_grey != 0 {
@@ -450,11 +453,20 @@ impl Marking {
         mut stop: impl FnMut(u64) -> bool,
     ) -> u64 {
         let start = gcw.stats.scan_work;
-        let mut n = 0u32;
+        // Check `stop` every 64 objects scanned, not every 64 loop turns: a Green Tea turn
+        // scans a whole span (up to 496 objects), and counting turns let its assists overshoot
+        // and its idle workers keep a wanted P 30x longer than legacy's.
+        let mut next_check = gcw.stats.objs_scanned + 64;
+        let mut turns = 0u32;
         loop {
-            n += 1;
-            if n.is_multiple_of(64) && stop(gcw.stats.scan_work - start) {
+            turns += 1;
+            if (gcw.stats.objs_scanned >= next_check || turns.is_multiple_of(64))
+                && stop(gcw.stats.scan_work - start)
+            {
                 break;
+            }
+            if gcw.stats.objs_scanned >= next_check {
+                next_check = gcw.stats.objs_scanned + 64;
             }
             if self.next_root.load(Relaxed) < self.n_roots.load(Relaxed) {
                 let i = self.next_root.fetch_add(1, Relaxed);
@@ -524,15 +536,15 @@ impl Marking {
 #[inline]
 fn try_acquire(heap: &Heap, span: u32) -> bool {
     let w = heap.word(span * PAGE_WORDS + SCANS + 7);
-    let cur = w.load(Relaxed) & TOP_BYTE;
+    let cur = w.load(SeqCst) & TOP_BYTE;
     if cur == 0 {
-        if w.fetch_or(ONE_MARK, Relaxed) & TOP_BYTE == 0 {
+        if w.fetch_or(ONE_MARK, SeqCst) & TOP_BYTE == 0 {
             return true;
         }
     } else if cur != ONE_MARK {
         return false;
     }
-    w.fetch_or(MANY_MARK, Relaxed) & TOP_BYTE == 0
+    w.fetch_or(MANY_MARK, SeqCst) & TOP_BYTE == 0
 }
 
 /// splitmix64: the lab's one random source (seeded, so runs repeat).

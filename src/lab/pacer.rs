@@ -31,9 +31,10 @@ pub struct Pacer {
 }
 
 impl Pacer {
+    /// GOGC is clamped to Go's range (an int32, at least 1: the lab has no GOGC=off).
     pub fn new(gogc: u64) -> Pacer {
         let mut p = Pacer {
-            gogc,
+            gogc: gogc.clamp(1, i32::MAX as u64),
             heap_marked: 0,
             goal: 0,
             trigger: 0,
@@ -48,7 +49,7 @@ impl Pacer {
     }
 
     fn heap_minimum(&self) -> u64 {
-        DEFAULT_HEAP_MINIMUM * self.gogc / 100
+        DEFAULT_HEAP_MINIMUM.saturating_mul(self.gogc) / 100
     }
 
     /// `commit`: goal = marked + (marked + roots) * GOGC/100, at least 4 MiB * GOGC/100; the
@@ -56,8 +57,8 @@ impl Pacer {
     pub fn commit(&mut self, heap_marked: u64, roots: u64) {
         self.heap_marked = heap_marked;
         self.roots = roots;
-        self.goal =
-            (heap_marked + (heap_marked + roots) * self.gogc / 100).max(self.heap_minimum());
+        let growth = (heap_marked.saturating_add(roots)).saturating_mul(self.gogc) / 100;
+        self.goal = heap_marked.saturating_add(growth).max(self.heap_minimum());
         self.runway = (self.cons_mark * (1.0 - GOAL_UTILIZATION) / GOAL_UTILIZATION
             * (self.last_heap_scan + roots) as f64) as u64;
         self.trigger = self.compute_trigger();
@@ -84,18 +85,35 @@ impl Pacer {
         t.clamp(min, max)
     }
 
-    /// Scan work to do per byte allocated from here to the goal (`revise`).
-    pub fn assist_ratio(&self, heap_live: u64, scan_done: u64, heap_scan_now: u64) -> f64 {
-        let mut expected = self.last_heap_scan + self.roots;
-        let mut goal = self.goal;
-        if scan_done > expected {
-            // Past the expected work: aim at the hard goal with all scannable memory.
-            expected = heap_scan_now.max(scan_done) + self.roots;
-            goal = goal + goal / 10;
+    /// Scan work to do per byte allocated from here to the goal: Go's `revise`.
+    /// `triggered` is heapLive when the cycle started; `heap_scan_now` bounds the scan work
+    /// (the lab passes heapLive: every live byte might need scanning).
+    pub fn assist_ratio(
+        &self,
+        heap_live: u64,
+        triggered: u64,
+        scan_done: u64,
+        heap_scan_now: u64,
+    ) -> f64 {
+        let mut expected = (self.last_heap_scan + self.roots).max(1) as f64;
+        let max_work = (heap_scan_now.saturating_add(self.roots)) as f64;
+        let mut goal = self.goal as f64;
+        if scan_done as f64 > expected {
+            // More work than expected: the heap is growing. Extrapolate the goal to the
+            // worst-case work, at most (1 + GOGC/100) x goal.
+            let ext = (goal - triggered as f64) / expected * max_work + triggered as f64;
+            let hard = (1.0 + self.gogc as f64 / 100.0) * goal;
+            expected = max_work;
+            goal = ext.min(hard);
         }
-        let remaining_heap = goal.saturating_sub(heap_live).max(1);
-        let remaining_work = expected.saturating_sub(scan_done).max(1000);
-        remaining_work as f64 / remaining_heap as f64
+        if heap_live as f64 > goal {
+            // Past even that: leave 10% of runway so the worst case still finishes.
+            goal *= 1.1;
+            expected = max_work;
+        }
+        let remaining_heap = (goal - heap_live as f64).max(1.0);
+        let remaining_work = (expected - scan_done as f64).max(1000.0);
+        remaining_work / remaining_heap
     }
 
     /// `endCycle`: the cons/mark estimate from this cycle (allocation during mark against scan
@@ -154,6 +172,28 @@ mod tests {
         let mut q = Pacer::new(50);
         q.commit(0, 0);
         assert_eq!(q.goal, 2 << 20);
-        assert!(p.assist_ratio(150 << 20, 0, 0) > 0.0);
+        assert!(p.assist_ratio(150 << 20, 100 << 20, 0, 0) > 0.0);
+    }
+
+    #[test]
+    fn assist_ratio_stays_bounded_past_the_goal() {
+        // A heap just past its goal: Go moves to the 1.1x hard goal instead of asking for
+        // all the remaining work per byte (the lab's first pacer asked 9.4 M per byte).
+        let mut p = Pacer::new(100);
+        p.commit(10 << 20, 0);
+        p.last_heap_scan = 10 << 20;
+        let r = p.assist_ratio(p.goal + 1, 15 << 20, 1 << 20, p.goal + 1);
+        assert!(r < 100.0, "{r}");
+        // Within the goal and the expected work: remaining work over remaining heap.
+        let r = p.assist_ratio(15 << 20, 15 << 20, 0, 15 << 20);
+        assert!((r - 2.0).abs() < 0.01, "{r}");
+    }
+
+    #[test]
+    fn huge_gogc_does_not_overflow() {
+        let mut p = Pacer::new(u64::MAX);
+        p.commit(u64::MAX / 4, 1 << 20);
+        assert!(p.goal >= u64::MAX / 4);
+        assert!(p.trigger <= p.goal);
     }
 }
