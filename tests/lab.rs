@@ -238,3 +238,18 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
         "{cycles_in_run:?}"
     );
 }
+
+/// The long soak: a minute per marker of the adversarial mutator at GOGC 1 with the oracle
+/// on. Not in the default suite (CI's budget); run with `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn soak_adversarial_a_minute_per_marker() {
+    for marker in [Marker::Legacy, Marker::Greentea] {
+        let (cycles, checks) = run(&cfg(Shape::Adversary, marker, 1, 60.0));
+        assert!(
+            checks.clean(),
+            "{marker:?}: {checks:?} over {cycles} cycles"
+        );
+        eprintln!("soak {marker:?}: {cycles} checked cycles, clean");
+    }
+}
