@@ -170,7 +170,6 @@ impl Shared {
 /// One mutator's workload state.
 pub struct Mutator {
     sh: Arc<Shared>,
-    id: usize,
     rng: u64,
     setup: Option<Setup>,
     build: Option<Build>,
@@ -194,7 +193,6 @@ impl Mutator {
         });
         Mutator {
             sh,
-            id,
             rng: seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (id as u64 + 1),
             setup,
             build: None,
@@ -256,6 +254,8 @@ impl Mutator {
     }
 
     fn setup_step(&mut self, ctx: &mut Ctx<'_>) {
+        let (a, b) = self.table_count();
+        let root0 = self.table_root(0);
         let Some(setup) = self.setup.as_mut() else {
             return;
         };
@@ -270,19 +270,9 @@ impl Mutator {
                 filled,
                 linked,
             } => {
-                let (a, b) = {
-                    let z = &self.sh.sizes;
-                    match self.sh.shape {
-                        Shape::Map => (z.items, 0),
-                        Shape::Graph => (z.pool, z.work),
-                        Shape::Pointer | Shape::Scalar => (z.objects, 0),
-                        _ => (z.holders, 0),
-                    }
-                };
                 let tables = a.div_ceil(TABLE_SLOTS) + b.div_ceil(TABLE_SLOTS);
                 if *made < tables {
-                    let slot = matches!(self.sh.shape, Shape::Pointer | Shape::Scalar) as usize
-                        + *made as usize;
+                    let slot = root0 + *made as usize;
                     let t = ctx.alloc(TABLE);
                     ctx.set_root(true, slot, t);
                     *made += 1;
@@ -524,7 +514,6 @@ impl Mutator {
             }
         }
         self.sh.ops.fetch_add(32, Relaxed);
-        let _ = self.id;
     }
 }
 
