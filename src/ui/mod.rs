@@ -27,7 +27,7 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(15);
 pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>) -> Result<()> {
     if !std::io::stdout().is_terminal() {
         bail!(
-            "the dashboard needs a terminal, and standard output is not one; for a report use `gcscope summary FILE` (or --json, --csv)"
+            "the dashboard needs a terminal, and standard output is not one; for a report use `gcscope summary FILE` (or --json, --csv), for the lab `gcscope lab --headless`"
         );
     }
     let rt = tokio::runtime::Builder::new_current_thread()
