@@ -229,13 +229,13 @@ pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
 }
 
 /// The hint bar: `key word` pairs of the most used bindings; with a live lab, its keys
-/// instead of the replay ones.
-pub fn hints(lab: bool) -> Vec<(&'static str, &'static str)> {
+/// instead of the replay ones (the marker switch only where there is one marker).
+pub fn hints(lab: bool, marker_switch: bool) -> Vec<(&'static str, &'static str)> {
     BINDINGS
         .iter()
         .filter(|b| {
             if lab {
-                !b.action.replay_only()
+                !b.action.replay_only() && (marker_switch || b.action != Action::LabMarker)
             } else {
                 !b.action.lab_only()
             }

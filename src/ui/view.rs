@@ -731,7 +731,10 @@ fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         return;
     }
     let mut spans = Vec::new();
-    for (k, what) in keys::hints(app.lab.is_some()) {
+    let lab = app.lab.as_ref();
+    // An A/B lab shows both markers already: no marker switch to offer.
+    let marker_switch = lab.is_some_and(|l| l.marker.is_some());
+    for (k, what) in keys::hints(lab.is_some(), marker_switch) {
         spans.push(Span::styled(
             format!(" {k} "),
             theme.bold().add_modifier(Modifier::REVERSED),
