@@ -280,7 +280,7 @@ impl Gc {
         f: impl FnOnce(&mut Ctx<'_>) -> R,
     ) -> R {
         let p = match held.take() {
-            Some(p) if !self.sched.someone_waits() => p,
+            Some(p) if !self.sched.contended() => p,
             Some(p) => {
                 self.sched.release(p);
                 self.sched.acquire_mut()
@@ -693,11 +693,7 @@ impl Gc {
             })),
             ..Default::default()
         };
-        Some(CycleResult {
-            cycle,
-            checks,
-            stats,
-        })
+        Some(CycleResult { cycle, checks })
     }
 
     /// Sweep termination work (world stopped): worker counts, assist ratio, roots, mark on.
@@ -758,7 +754,6 @@ pub struct CumCpu {
 pub struct CycleResult {
     pub cycle: crate::cycle::Cycle,
     pub checks: Checks,
-    pub stats: MarkStats,
 }
 
 /// Go's gctrace=2 `scan:` lines for this cycle (total and per size class, classes in Go's
@@ -876,18 +871,6 @@ impl Ctx<'_> {
         } else {
             &self.gc.stacks[self.stack]
         }
-    }
-
-    pub fn marking(&self) -> bool {
-        self.gc.marking()
-    }
-
-    /// Is `r` a live (allocated) object? For the workloads' own canary checks.
-    pub fn is_live(&self, r: Ref) -> bool {
-        self.gc
-            .heap
-            .find(r)
-            .is_some_and(|o| self.gc.heap.is_allocated(&o))
     }
 
     pub fn bad_deref(&self) {

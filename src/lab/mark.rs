@@ -49,13 +49,10 @@ pub struct MarkStats {
     pub bytes_marked: u64,
     pub visits: u64,
     pub hist: [u64; HIST],
-    /// Go's gctrace=2 counters, Go 1.26 meaning (no dense kernel in the lab).
-    pub sparse_objs: u64,
+    /// Go's gctrace=2 span counters, Go 1.26 meaning (no dense kernel in the lab); objects
+    /// scanned one at a time are `objs_scanned - span_objs_sparse`.
     pub spans_sparse: u64,
     pub span_objs_sparse: u64,
-    pub empty_dequeues: u64,
-    pub spans_enqueued: u64,
-    pub spans_stolen: u64,
     pub bad_pointers: u64,
     /// Per size class (0: large): objects scanned, objects scanned in span scans, span scans.
     pub by_class: [[u64; 3]; 68],
@@ -70,12 +67,8 @@ impl Default for MarkStats {
             bytes_marked: 0,
             visits: 0,
             hist: [0; HIST],
-            sparse_objs: 0,
             spans_sparse: 0,
             span_objs_sparse: 0,
-            empty_dequeues: 0,
-            spans_enqueued: 0,
-            spans_stolen: 0,
             bad_pointers: 0,
             by_class: [[0; 3]; 68],
         }
@@ -92,12 +85,8 @@ impl MarkStats {
         for (a, b) in self.hist.iter_mut().zip(o.hist) {
             *a += b;
         }
-        self.sparse_objs += o.sparse_objs;
         self.spans_sparse += o.spans_sparse;
         self.span_objs_sparse += o.span_objs_sparse;
-        self.empty_dequeues += o.empty_dequeues;
-        self.spans_enqueued += o.spans_enqueued;
-        self.spans_stolen += o.spans_stolen;
         self.bad_pointers += o.bad_pointers;
         for (a, b) in self.by_class.iter_mut().zip(&o.by_class) {
             for (x, y) in a.iter_mut().zip(b) {
@@ -277,7 +266,6 @@ impl Marking {
     }
 
     fn span_put(&self, gcw: &mut GcWork, p: usize, entry: u64) {
-        gcw.stats.spans_enqueued += 1;
         gcw.puts += 1;
         if gcw.ring.len() >= RING {
             let n = RING / 2;
@@ -392,7 +380,6 @@ impl Marking {
                     base: page + rep * ew,
                     ..first
                 };
-                gcw.stats.sparse_objs += 1;
                 self.scan_object(heap, gcw, p, &o);
             }
             return;
@@ -412,7 +399,6 @@ impl Marking {
             }
         }
         if objs == 0 {
-            gcw.stats.empty_dequeues += 1;
             return;
         }
         gcw.stats.spans_sparse += 1;
@@ -506,7 +492,6 @@ impl Marking {
                     for k in 0..procs {
                         let v = (off + k) % procs;
                         if v != p && mask & (1 << v) != 0 && self.take_from_chain(gcw, v) {
-                            gcw.stats.spans_stolen += 1;
                             stole = true;
                             break;
                         }

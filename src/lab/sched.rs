@@ -102,14 +102,10 @@ impl Sched {
         self.cv.notify_all();
     }
 
-    /// Someone more important wants a P: idle workers and fractional slices yield.
+    /// Someone else wants a P: idle workers and fractional slices yield, and a mutator gives
+    /// up the P it would otherwise keep across quanta.
     pub fn contended(&self) -> bool {
         self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
-    }
-
-    /// Anyone at all waiting for a P (a mutator keeps its P across quanta otherwise).
-    pub fn someone_waits(&self) -> bool {
-        self.contended()
     }
 
     pub fn should_yield_to_gc(&self) -> bool {
@@ -128,10 +124,6 @@ impl Sched {
         st.free.extend(ps);
         drop(st);
         self.cv.notify_all();
-    }
-
-    pub fn free_ps(&self) -> usize {
-        self.lock().free.len()
     }
 }
 
