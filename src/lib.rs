@@ -6,6 +6,7 @@
 pub mod cycle;
 pub mod event;
 pub mod lab;
+pub mod par;
 pub mod report;
 pub mod source;
 pub mod stats;

@@ -8,7 +8,6 @@ use crate::timeline::Run;
 use crate::trace::parse::ScanLine;
 use hdrhistogram::Histogram;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Significant digits kept by the pause and mark histograms. The runtime prints two
 /// (`fmtNSAsMS`), so two lose nothing of Go's text and keep the buckets few.
@@ -163,8 +162,8 @@ impl RunSummary {
 
 /// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
 /// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
-/// themselves on a huge file. About 40 bytes a cycle (the per-cycle values medians need).
-#[derive(Debug, Clone, Default)]
+/// themselves on a huge file. About 24 bytes a cycle (the per-cycle values medians need).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunStats {
     format: &'static str,
     n: usize,
@@ -175,10 +174,9 @@ pub struct RunStats {
     cpu: [u64; 5],
     clock: [u64; 3],
     gc_cpu: u64,
-    /// assist, background, idle, GC CPU, compulsory CPU, pause, mark wall per cycle, ns.
-    /// (Histograms are built from these when a summary is asked for: a log of thousands of
-    /// short runs would otherwise hold thousands of histograms.)
-    per: [Vec<u64>; 7],
+    /// The per-cycle values medians and percentiles are taken from when a summary is asked
+    /// for (thousands of runs would otherwise hold thousands of histograms).
+    per: Rows,
     pause_max: u64,
     mark_max: u64,
     live: Option<(u64, u64)>,
@@ -187,9 +185,81 @@ pub struct RunStats {
     lab: LabAcc,
 }
 
+/// Per cycle, ns: assist, background and idle CPU, all GC CPU, pause, mark wall time.
+///
+/// Kept as whole microseconds in 32 bits while every value allows it, which is always for
+/// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
+/// On this size a large log's summary spent a quarter of its time page-faulting in fresh
+/// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
+#[derive(Debug, Clone, PartialEq)]
+enum Rows {
+    Micros(Vec<[u32; 6]>),
+    Nanos(Vec<[u64; 6]>),
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::Micros(Vec::new())
+    }
+}
+
+impl Rows {
+    fn push(&mut self, row: [u64; 6]) {
+        if let Rows::Micros(v) = self {
+            let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
+            if micros.iter().all(Option::is_some) {
+                v.push(micros.map(|us| us.unwrap_or_default()));
+                return;
+            }
+            let wide = v.iter().map(|r| r.map(|us| u64::from(us) * 1000)).collect();
+            *self = Rows::Nanos(wide);
+        }
+        if let Rows::Nanos(v) = self {
+            v.push(row);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Micros(v) => v.len(),
+            Rows::Nanos(v) => v.len(),
+        }
+    }
+
+    /// `other`'s rows after these.
+    fn append(&mut self, other: &Rows) {
+        match (&mut *self, other) {
+            (Rows::Micros(a), Rows::Micros(b)) => a.extend_from_slice(b),
+            _ => {
+                let mut wide = Vec::with_capacity(self.len() + other.len());
+                for rows in [&*self, other] {
+                    match rows {
+                        Rows::Micros(v) => {
+                            wide.extend(v.iter().map(|r| r.map(|us| u64::from(us) * 1000)))
+                        }
+                        Rows::Nanos(v) => wide.extend_from_slice(v),
+                    }
+                }
+                *self = Rows::Nanos(wide);
+            }
+        }
+    }
+
+    /// One figure per cycle, ns.
+    fn column(&self, f: impl Fn(&[u64; 6]) -> u64) -> Vec<u64> {
+        match self {
+            Rows::Micros(v) => v
+                .iter()
+                .map(|r| f(&r.map(|us| u64::from(us) * 1000)))
+                .collect(),
+            Rows::Nanos(v) => v.iter().map(f).collect(),
+        }
+    }
+}
+
 /// Lab fields summed over the cycles that have them. Sums saturate: the fields are read from
 /// text and may be anything.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct LabAcc {
     cycles: usize,
     sum: LabStats,
@@ -216,6 +286,13 @@ impl LabAcc {
         }
     }
 
+    /// Another accumulator's cycles after these (saturating sums add up the same either way).
+    fn append(&mut self, other: &LabAcc) {
+        let cycles = self.cycles + other.cycles;
+        self.push(&other.sum);
+        self.cycles = cycles;
+    }
+
     fn summary(&self) -> Option<LabSummary> {
         (self.cycles > 0).then(|| {
             let s = &self.sum;
@@ -233,13 +310,52 @@ impl LabAcc {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct ScanAcc {
     cycles: usize,
     last_cycle: Option<u32>,
     objects: u64,
     green_tea: Option<GreenTeaCounts>,
-    classes: BTreeMap<u32, (u64, Option<GreenTeaCounts>)>,
+    /// By size class, sorted by class (a vector: a few dozen classes, looked up on every
+    /// `scan:` line, which are half the lines of a gctrace=2 log).
+    classes: Vec<(u32, u64, Option<GreenTeaCounts>)>,
+    /// Where the next class is expected: Go prints a cycle's classes in increasing order.
+    next: usize,
+}
+
+impl ScanAcc {
+    fn append(&mut self, other: &ScanAcc) {
+        if other.cycles == 0 {
+            return;
+        }
+        self.cycles += other.cycles;
+        self.last_cycle = other.last_cycle;
+        self.objects += other.objects;
+        if let Some(g) = &other.green_tea {
+            add(self.green_tea.get_or_insert_with(Default::default), g);
+        }
+        for &(class, objects, g) in &other.classes {
+            let at = match self.classes.binary_search_by_key(&class, |e| e.0) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.classes.insert(at, (class, 0, None));
+                    at
+                }
+            };
+            let e = &mut self.classes[at];
+            e.1 += objects;
+            if let Some(g) = g {
+                add(e.2.get_or_insert_with(Default::default), &g);
+            }
+        }
+        // Where the other's next class was expected, in the merged list.
+        if let Some(&(class, ..)) = other.next.checked_sub(1).and_then(|i| other.classes.get(i)) {
+            self.next = self
+                .classes
+                .binary_search_by_key(&class, |e| e.0)
+                .map_or(0, |at| at + 1);
+        }
+    }
 }
 
 fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
@@ -275,17 +391,14 @@ impl RunStats {
         self.clock[2] += c.clock.mark_term;
         let total = c.gc_cpu();
         self.gc_cpu += total;
-        for (v, x) in self.per.iter_mut().zip([
+        self.per.push([
             c.cpu.assist,
             c.cpu.background,
             c.cpu.idle,
             total,
-            total - c.cpu.idle,
             c.pause(),
             c.mark_wall(),
-        ]) {
-            v.push(x);
-        }
+        ]);
         self.pause_max = self.pause_max.max(c.pause());
         self.mark_max = self.mark_max.max(c.mark_wall());
         self.live = widen(self.live, c.heap_live >> 20);
@@ -312,13 +425,58 @@ impl RunStats {
                 }
             }
             Some(class) => {
-                let e = acc.classes.entry(class).or_default();
-                e.0 += line.counts.objs;
+                let at = match acc.classes.get(acc.next) {
+                    Some(e) if e.0 == class => acc.next,
+                    _ => match acc.classes.binary_search_by_key(&class, |e| e.0) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            acc.classes.insert(at, (class, 0, None));
+                            at
+                        }
+                    },
+                };
+                acc.next = at + 1;
+                let e = &mut acc.classes[at];
+                e.1 += line.counts.objs;
                 if let Some(g) = line.counts.green_tea {
-                    add(e.1.get_or_insert_with(Default::default), &g);
+                    add(e.2.get_or_insert_with(Default::default), &g);
                 }
             }
         }
+    }
+
+    /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
+    /// here one by one: how a run split over two pieces of a large input read side by side is
+    /// put back together. (Summed in the same order, so the sums are the same numbers.)
+    pub fn append(&mut self, other: &RunStats) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.n += other.n;
+        self.forced += other.forced;
+        self.procs = self.procs.max(other.procs);
+        self.last = other.last;
+        for (sum, v) in self.cpu.iter_mut().zip(other.cpu) {
+            *sum += v;
+        }
+        for (sum, v) in self.clock.iter_mut().zip(other.clock) {
+            *sum += v;
+        }
+        self.gc_cpu += other.gc_cpu;
+        self.per.append(&other.per);
+        self.pause_max = self.pause_max.max(other.pause_max);
+        self.mark_max = self.mark_max.max(other.mark_max);
+        for (mine, theirs) in [(&mut self.live, other.live), (&mut self.goal, other.goal)] {
+            if let Some((lo, hi)) = theirs {
+                *mine = widen(widen(*mine, lo), hi);
+            }
+        }
+        self.scan.append(&other.scan);
+        self.lab.append(&other.lab);
     }
 
     pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
@@ -327,7 +485,8 @@ impl RunStats {
         }
         let n = self.n;
         let (cpu, clock) = (&self.cpu, &self.clock);
-        let med = |i: usize| median_u64(&mut self.per[i].clone()).unwrap_or(0.0) / 1e6;
+        let column = |i: usize| self.per.column(|row| row[i]);
+        let med = |i: usize| median_u64(&mut column(i)).unwrap_or(0.0) / 1e6;
         let mark_cpu = cpu[1] + cpu[2] + cpu[3];
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
@@ -363,11 +522,13 @@ impl RunStats {
                 background: med(1),
                 idle: med(2),
                 gc_cpu: med(3),
-                compulsory_cpu: med(4),
+                compulsory_cpu: median_u64(&mut self.per.column(|row| row[3] - row[2]))
+                    .unwrap_or(0.0)
+                    / 1e6,
             },
             idle_share: (mark_cpu > 0).then(|| cpu[3] as f64 / mark_cpu as f64),
-            pause_ms: percentiles_of(&self.per[5], self.pause_max),
-            mark_ms: percentiles_of(&self.per[6], self.mark_max),
+            pause_ms: percentiles_of(&column(4), self.pause_max),
+            mark_ms: percentiles_of(&column(5), self.mark_max),
             heap_live_mb: MinMax {
                 min: live_min,
                 max: live_max,
@@ -401,7 +562,7 @@ impl RunStats {
             classes: acc
                 .classes
                 .iter()
-                .map(|(&class, &(objects, g))| ClassScan {
+                .map(|&(class, objects, g)| ClassScan {
                     class,
                     objects,
                     objects_per_span_visit: g.and_then(|g| g.density()),
@@ -421,26 +582,12 @@ pub fn histogram(values_ns: &[u64]) -> Histogram<u64> {
     h
 }
 
-/// Summaries of many runs, on all cores when there are many (a large log of short processes
-/// has thousands of runs). Order is kept.
+/// Summaries of many runs, on all cores when there are many. Order is kept.
 pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads < 2 || runs.len() < 256 {
-        return runs.iter().filter_map(RunSummary::of).collect();
-    }
-    let per = runs.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = runs
-            .chunks(per)
-            .map(|part| {
-                scope.spawn(move || part.iter().filter_map(RunSummary::of).collect::<Vec<_>>())
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
+    crate::par::chunks(runs, 256, |_, part| {
+        part.iter().filter_map(RunSummary::of).collect::<Vec<_>>()
     })
+    .concat()
 }
 
 /// The same figures as `percentiles(&histogram(values))`, without building and walking a
@@ -451,7 +598,9 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
     if values_ns.is_empty() {
         return Percentiles::default();
     }
-    let buckets = histogram(&[]);
+    // Only the bucket edges are used: one empty histogram serves every call.
+    static BUCKETS: std::sync::OnceLock<Histogram<u64>> = std::sync::OnceLock::new();
+    let buckets = BUCKETS.get_or_init(|| histogram(&[]));
     let mut us: Vec<u64> = values_ns.iter().map(|v| v / 1000).collect();
     let n = us.len();
     let mut at = |q: f64| {
@@ -525,6 +674,69 @@ fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's statistics put together from two halves (`append`) are the statistics of the
+    /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
+    /// scan: classes and lab fields.
+    #[test]
+    fn appended_halves_are_the_whole() {
+        let cycles: Vec<(Cycle, Vec<ScanLine>)> = (1..=12u32)
+            .map(|n| {
+                let mut c = Cycle {
+                    num: n,
+                    at: u64::from(n) * 1_000_000,
+                    forced: n % 5 == 0,
+                    procs: 2 + n % 3,
+                    heap_live: u64::from(n % 7) << 20,
+                    goal: (n % 4 != 0).then_some(u64::from(n) << 20),
+                    ..Default::default()
+                };
+                c.cpu.assist = u64::from(n) * 1000;
+                c.cpu.idle = u64::from(n % 3) * 7000;
+                // The lab's ns values from cycle 9 on: the rows turn to ns there.
+                c.clock.mark = u64::from(n) * 1_000_000 + if n >= 9 { 17 } else { 0 };
+                if n % 4 == 1 {
+                    c.lab = Some(Box::new(LabStats {
+                        objects_scanned: u64::from(n),
+                        density_hist: vec![1; n as usize % 5],
+                        ..Default::default()
+                    }));
+                }
+                let scans = (0..n % 3)
+                    .map(|k| ScanLine {
+                        class: (k > 0).then_some(16 * (n % 4 + k)),
+                        counts: crate::cycle::ScanCounts {
+                            objs: u64::from(n + k),
+                            green_tea: (n % 2 == 0).then(|| GreenTeaCounts {
+                                sparse_objs: 1,
+                                span_objs_sparse: 2,
+                                span_objs_dense: u64::from(k),
+                                spans_sparse: 1,
+                                spans_dense: 1,
+                            }),
+                        },
+                    })
+                    .collect();
+                (c, scans)
+            })
+            .collect();
+        let push_all = |part: &[(Cycle, Vec<ScanLine>)]| {
+            let mut s = RunStats::default();
+            for (c, scans) in part {
+                s.push(c);
+                for l in scans {
+                    s.push_scan(l);
+                }
+            }
+            s
+        };
+        let whole = push_all(&cycles);
+        for cut in 0..=cycles.len() {
+            let mut joined = push_all(&cycles[..cut]);
+            joined.append(&push_all(&cycles[cut..]));
+            assert_eq!(joined, whole, "cut at {cut}");
+        }
+    }
 
     #[test]
     fn lab_fields_are_summed_over_the_run() {
