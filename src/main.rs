@@ -223,7 +223,10 @@ fn run() -> Result<()> {
             } else if csv {
                 print(&report::summary_csv(&sources))
             } else {
-                print(&report::summary_text(&sources))
+                let printed = write_stdout(|out| report::write_summary_text(&sources, out));
+                // The process ends here: freeing a million-line timeline only costs time.
+                std::mem::forget(sources);
+                printed
             }
         }
         Some(Command::Lab {
@@ -406,8 +409,14 @@ fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {
 }
 
 fn print(s: &str) -> Result<()> {
+    write_stdout(|out| out.write_all(s.as_bytes()))
+}
+
+fn write_stdout(
+    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+    match write(&mut out).and_then(|_| out.flush()) {
         // A closed pipe (`| head`) is the reader's choice, not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),

@@ -90,35 +90,62 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson {
 }
 
 fn pct(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |v| format!("{:.1}%", v * 100.0))
+    x.map_or("n/a".into(), |v| format!("{}%", Fixed(v * 100.0, 1)))
 }
 
 /// The readable `summary` table.
 pub fn summary_text(sources: &[Source]) -> String {
-    let mut o = String::new();
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_summary_text(sources, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `summary_text`, written to `out` as it is made: a log of thousands of processes makes
+/// megabytes of it, summarised and formatted on all cores, a chunk of runs at a time.
+pub fn write_summary_text(
+    sources: &[Source],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     for s in sources {
         let tl = &s.timeline;
-        let summaries = s.summaries();
+        // A run has a summary once it has a cycle (always, for a file).
+        let runs = tl.runs.iter().filter(|r| r.stats.cycles() > 0).count();
+        let mut o = String::new();
         let _ = writeln!(
             o,
             "{}: {} run{}, {} cycles, {} output lines, {} problems",
             s.name,
-            summaries.len(),
-            if summaries.len() == 1 { "" } else { "s" },
+            runs,
+            if runs == 1 { "" } else { "s" },
             tl.cycle_count(),
             tl.output.len(),
             tl.problems.len()
         );
-        if summaries.len() > 1 {
+        if runs > 1 {
             let _ = writeln!(
                 o,
-                "  the cycle counter restarted: {} separate runs (processes), never merged",
-                summaries.len()
+                "  the cycle counter restarted: {runs} separate runs (processes), never merged"
             );
         }
-        for (i, r) in summaries.iter().enumerate() {
-            run_text(&mut o, i + 1, r);
+        out.write_all(o.as_bytes())?;
+        let parts = crate::par::chunks(&tl.runs, 256, |offset, part| {
+            // Runs are numbered among those with a summary.
+            let mut i = tl.runs[..offset]
+                .iter()
+                .filter(|r| r.stats.cycles() > 0)
+                .count();
+            let mut o = String::new();
+            for summary in part.iter().filter_map(RunSummary::of) {
+                i += 1;
+                run_text(&mut o, i, &summary);
+            }
+            o
+        });
+        for part in parts {
+            out.write_all(part.as_bytes())?;
         }
+        let mut o = String::new();
         let notes: Vec<String> = NoteKind::ALL
             .iter()
             .map(|&k| (k, tl.note_count(k)))
@@ -144,8 +171,39 @@ pub fn summary_text(sources: &[Source]) -> String {
         if let Some(Some(err)) = &tl.ended {
             let _ = writeln!(o, "  ended with an error: {err}");
         }
+        out.write_all(o.as_bytes())?;
     }
-    o
+    Ok(())
+}
+
+/// `{:.N}` (N <= 3) of a float, the same text, without the general float-formatting
+/// algorithm, which took most of a large summary's printing time: the value times 10^N is
+/// rounded in floating point, which picks the same digits as exact decimal rounding unless
+/// the value is within a hair of a tie (or large); those go to the exact algorithm.
+struct Fixed(f64, usize);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const POW10: [u64; 4] = [1, 10, 100, 1000];
+        let Fixed(v, decimals) = *self;
+        if let Some(&pow) = POW10.get(decimals) {
+            let scaled = v * pow as f64;
+            // Below 1e9 the one rounding of `scaled` is off by less than 2e-7.
+            if v.is_sign_positive() && scaled < 1e9 {
+                let floor = scaled.floor();
+                let frac = scaled - floor;
+                if (frac - 0.5).abs() > 1e-6 {
+                    let n = floor as u64 + u64::from(frac > 0.5);
+                    return if decimals == 0 {
+                        write!(f, "{n}")
+                    } else {
+                        write!(f, "{}.{:0w$}", n / pow, n % pow, w = decimals)
+                    };
+                }
+            }
+        }
+        write!(f, "{v:.decimals$}")
+    }
 }
 
 fn run_text(o: &mut String, i: usize, r: &RunSummary) {
@@ -160,46 +218,63 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     );
     let rate = r
         .cycles_per_s
-        .map(|c| format!(", {c:.2} cycles/s"))
+        .map(|c| format!(", {} cycles/s", Fixed(c, 2)))
         .unwrap_or_default();
     let _ = writeln!(
         o,
-        "  cycles       {} ({} forced), gc {}..{}, @{:.3}s..@{:.3}s{rate}",
-        r.cycles, r.forced, r.first_cycle, r.last_cycle, r.start_s, r.end_s
+        "  cycles       {} ({} forced), gc {}..{}, @{}s..@{}s{rate}",
+        r.cycles,
+        r.forced,
+        r.first_cycle,
+        r.last_cycle,
+        Fixed(r.start_s, 3),
+        Fixed(r.end_s, 3)
     );
     let _ = writeln!(
         o,
-        "  GC CPU       {}% cumulative at the last cycle; {:.1} ms in all, {:.1} ms compulsory (total - idle)",
-        r.final_gc_pct, r.gc_cpu_ms, r.compulsory_cpu_ms
+        "  GC CPU       {}% cumulative at the last cycle; {} ms in all, {} ms compulsory (total - idle)",
+        r.final_gc_pct,
+        Fixed(r.gc_cpu_ms, 1),
+        Fixed(r.compulsory_cpu_ms, 1)
     );
     let c = &r.cpu_ms;
     let _ = writeln!(
         o,
-        "  CPU ms sum   assist {:.1}  background {:.1}  idle {:.1}  STW {:.3}+{:.3}  idle share {}",
-        c.assist,
-        c.background,
-        c.idle,
-        c.sweep_term,
-        c.mark_term,
+        "  CPU ms sum   assist {}  background {}  idle {}  STW {}+{}  idle share {}",
+        Fixed(c.assist, 1),
+        Fixed(c.background, 1),
+        Fixed(c.idle, 1),
+        Fixed(c.sweep_term, 3),
+        Fixed(c.mark_term, 3),
         pct(r.idle_share)
     );
     let m = &r.per_cycle_median_ms;
     let _ = writeln!(
         o,
-        "  per cycle    median ms: assist {:.3}  background {:.3}  idle {:.3}  GC CPU {:.3}  compulsory {:.3}",
-        m.assist, m.background, m.idle, m.gc_cpu, m.compulsory_cpu
+        "  per cycle    median ms: assist {}  background {}  idle {}  GC CPU {}  compulsory {}",
+        Fixed(m.assist, 3),
+        Fixed(m.background, 3),
+        Fixed(m.idle, 3),
+        Fixed(m.gc_cpu, 3),
+        Fixed(m.compulsory_cpu, 3)
     );
     let p = &r.pause_ms;
     let _ = writeln!(
         o,
-        "  pause ms     p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}  (STW sweep + mark termination)",
-        p.p50, p.p90, p.p99, p.max
+        "  pause ms     p50 {}  p90 {}  p99 {}  max {}  (STW sweep + mark termination)",
+        Fixed(p.p50, 3),
+        Fixed(p.p90, 3),
+        Fixed(p.p99, 3),
+        Fixed(p.max, 3)
     );
     let k = &r.mark_ms;
     let _ = writeln!(
         o,
-        "  mark ms      p50 {:.3}  p90 {:.3}  p99 {:.3}  max {:.3}  (concurrent, wall clock)",
-        k.p50, k.p90, k.p99, k.max
+        "  mark ms      p50 {}  p90 {}  p99 {}  max {}  (concurrent, wall clock)",
+        Fixed(k.p50, 3),
+        Fixed(k.p90, 3),
+        Fixed(k.p99, 3),
+        Fixed(k.max, 3)
     );
     let goal = r
         .heap_goal_mb
@@ -215,8 +290,8 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             Some(d) => {
                 let _ = writeln!(
                     o,
-                    "  page scan    {:.1} objects per span visit ({} visits, dense share {}) in {} cycles with gctrace=2",
-                    d,
+                    "  page scan    {} objects per span visit ({} visits, dense share {}) in {} cycles with gctrace=2",
+                    Fixed(d, 1),
                     s.span_visits.unwrap_or(0),
                     pct(s.dense_share),
                     s.cycles_with_scan
@@ -234,7 +309,7 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     if let Some(l) = &r.lab {
         let density = l
             .objects_per_page_visit
-            .map_or("n/a".into(), |d| format!("{d:.1}"));
+            .map_or("n/a".into(), |d| Fixed(d, 1).to_string());
         let _ = writeln!(
             o,
             "  page scan    {density} objects per page visit ({} visits, {} objects, {} MiB) in {} lab cycles",
@@ -245,8 +320,9 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         );
         let _ = writeln!(
             o,
-            "  lab          {} objects freed; GC thread CPU {:.1} ms",
-            l.objects_freed, l.thread_cpu_ms
+            "  lab          {} objects freed; GC thread CPU {} ms",
+            l.objects_freed,
+            Fixed(l.thread_cpu_ms, 1)
         );
     }
 }
@@ -441,4 +517,63 @@ pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fixed;
+
+    /// `Fixed` writes exactly what `{:.N}` writes: for ms values as summaries make them (ns
+    /// over 1e6, medians of two, shares), exact ties, huge, negative and odd values, and
+    /// random bit patterns.
+    #[test]
+    fn fixed_is_the_standard_format() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.0005,
+            0.0015,
+            0.0025,
+            1.0005,
+            2.5,
+            0.05,
+            0.15,
+            0.25,
+            999_999.999_5,
+            1e9,
+            1e12,
+            123_456.789_5,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::NAN,
+            f64::INFINITY,
+            -1.25,
+        ];
+        for ns in (0..300_000u64)
+            .step_by(7)
+            .chain((0..60u32).map(|k| 10u64.pow(k % 19) + u64::from(k)))
+        {
+            values.push(ns as f64 / 1e6);
+            values.push((ns as f64 + 1.0) / 2e6);
+            values.push(ns as f64 / 1e9);
+            values.push(ns as f64 / 3e5 * 100.0);
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(f64::from_bits(x >> 2));
+            values.push((x % 10_000_000_000) as f64 / 1000.0);
+        }
+        for v in values {
+            for d in 0..=3 {
+                assert_eq!(
+                    Fixed(v, d).to_string(),
+                    format!("{v:.d$}"),
+                    "{v:e} with {d}"
+                );
+            }
+        }
+    }
 }
