@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::stats::summary::RunStats;
 use crate::trace::parse::NoteKind;
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Timeline {
     /// When false, cycles only feed the runs' running statistics and are not kept (a summary
     /// of a huge file needs no per-cycle records).
@@ -20,7 +20,7 @@ pub struct Timeline {
     pub ended: Option<Option<String>>,
 }
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Run {
     pub cycles: Vec<Cycle>,
     pub stats: RunStats,
@@ -102,6 +102,59 @@ impl Timeline {
             Event::Note { line, kind, text } => self.notes.push(Note { line, kind, text }),
             Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
             Event::End { error } => self.ended = Some(error),
+        }
+    }
+
+    /// `other`, read from the input right after this timeline's `lines_before` lines and
+    /// numbering its own from 1, added to it: its run `k` is this timeline's run `runs[k]`
+    /// (an existing one it continues, or the next new one), and `restart` replaces what its
+    /// first run, when new, says about the counter (read on its own, it could not know). See
+    /// `Reader::join`.
+    pub fn append(
+        &mut self,
+        mut other: Timeline,
+        runs: &[usize],
+        restart: Option<(u32, u32)>,
+        lines_before: u64,
+    ) {
+        for run in &mut other.runs {
+            run.first_line += lines_before;
+            for c in &mut run.cycles {
+                c.line += lines_before;
+            }
+        }
+        for t in &mut other.output {
+            t.line += lines_before;
+        }
+        for n in &mut other.notes {
+            n.line += lines_before;
+        }
+        for p in &mut other.problems {
+            p.line += lines_before;
+        }
+        for (k, mut run) in other.runs.into_iter().enumerate() {
+            let to = runs.get(k).copied().unwrap_or(self.runs.len());
+            match self.runs.get_mut(to) {
+                Some(mine) => {
+                    if let Some(scan) = mine.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                        scan.classes.shrink_to_fit();
+                    }
+                    mine.stats.append(&run.stats);
+                    mine.cycles.append(&mut run.cycles);
+                }
+                None => {
+                    if k == 0 {
+                        run.restart = restart;
+                    }
+                    self.runs.push(run);
+                }
+            }
+        }
+        self.output.extend(other.output);
+        self.notes.extend(other.notes);
+        self.problems.extend(other.problems);
+        if other.ended.is_some() {
+            self.ended = other.ended;
         }
     }
 

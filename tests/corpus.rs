@@ -369,3 +369,96 @@ fn mapped_and_streamed_reads_agree() {
         assert_eq!(streamed.problems, mapped.problems, "{name}");
     }
 }
+
+/// Where two timelines first differ (a whole-timeline `assert_eq!` would print megabytes).
+fn first_difference(a: &Timeline, b: &Timeline) -> Option<String> {
+    if a.runs.len() != b.runs.len() {
+        return Some(format!("{} runs, not {}", a.runs.len(), b.runs.len()));
+    }
+    for (i, (x, y)) in a.runs.iter().zip(&b.runs).enumerate() {
+        if x != y {
+            return Some(format!(
+                "run {i}: first line {} / {}, restart {:?} / {:?}, {} / {} cycles, stats equal: {}",
+                x.first_line,
+                y.first_line,
+                x.restart,
+                y.restart,
+                x.stats.cycles(),
+                y.stats.cycles(),
+                x.stats == y.stats
+            ));
+        }
+    }
+    for (what, same) in [
+        ("output", a.output == b.output),
+        ("notes", a.notes == b.notes),
+        ("problems", a.problems == b.problems),
+        ("end", a.ended == b.ended),
+    ] {
+        if !same {
+            return Some(format!("{what} differ"));
+        }
+    }
+    None
+}
+
+/// A large file is cut into pieces read side by side, each on its own thread, and put back
+/// together. For every file, cut into 2 to 16 pieces, with and without per-cycle records, the
+/// timeline is exactly the one a single reader makes: runs (and their statistics), cycles,
+/// output, notes and problems, line numbers included.
+#[test]
+fn pieces_read_side_by_side_agree_with_one_reader() {
+    let (mut pieces_total, mut again_total) = (0, 0);
+    let mut paths = all_traces();
+    // The lab's logs hold `lab:` lines, which a piece cannot always renumber.
+    paths.extend(files("lab", ".log"));
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        for drop_cycles in [false, true] {
+            let prepared = || Timeline {
+                drop_cycles,
+                ..Timeline::default()
+            };
+            let whole = trace::read_all_into(&bytes[..], prepared()).unwrap();
+            for pieces in [2, 3, 7, 16] {
+                let (tl, count) = trace::read_bytes_in_pieces(&bytes, prepared(), pieces);
+                if let Some(d) = first_difference(&tl, &whole) {
+                    panic!("{} in {pieces} pieces: {d}", path.display());
+                }
+                pieces_total += count.read - 1;
+                again_total += count.read_again;
+            }
+        }
+    }
+    // Most cuts join (a cut after a split gc line, or before a cycle that goes to another
+    // process's run, is read again): otherwise the side-by-side reading gains nothing.
+    println!("{again_total} of {pieces_total} pieces after the first read again");
+    assert!(
+        again_total * 10 < pieces_total,
+        "{again_total} of {pieces_total} read again"
+    );
+}
+
+/// The speed benchmark's input (assets/bench/speed.sh) is the recorded logs one after another:
+/// many processes, the counter restarting, split lines, gctrace=2 scan lines. Cut into pieces,
+/// every piece joins.
+#[test]
+fn concatenated_logs_join_without_reading_again() {
+    let mut bytes = Vec::new();
+    for path in files("go", ".log") {
+        if path.to_string_lossy().contains("synthetic") {
+            continue;
+        }
+        bytes.extend_from_slice(&std::fs::read(&path).unwrap());
+        if bytes.last() != Some(&b'\n') {
+            bytes.push(b'\n');
+        }
+    }
+    let whole = trace::read_all(&bytes[..]).unwrap();
+    for pieces in [2, 5, 11] {
+        let (tl, count) = trace::read_bytes_in_pieces(&bytes, Timeline::default(), pieces);
+        assert_eq!(first_difference(&tl, &whole), None, "{pieces} pieces");
+        assert_eq!(count.read, pieces);
+        assert_eq!(count.read_again, 0, "{pieces} pieces");
+    }
+}

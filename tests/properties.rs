@@ -50,7 +50,7 @@ prop_compose! {
 
 fn parse_one(line: &str) -> Cycle {
     match parse::parse_line(line.as_bytes()) {
-        parse::Line::Cycle { cycle, .. } => cycle,
+        parse::Line::Cycle { cycle, .. } => *cycle,
         other => panic!("{line}: {other:?}"),
     }
 }
@@ -195,4 +195,104 @@ fn a_huge_line_is_cut_and_reported() {
         tl.problems[0].reason
     );
     assert_eq!(tl.output[0].text.len(), 65536);
+}
+
+/// One step of a generated log.
+#[derive(Debug, Clone)]
+enum Step {
+    /// Process `p`'s next gc line (`gap` > 1: a forward jump in its counter).
+    Gc {
+        p: usize,
+        gap: u32,
+    },
+    /// Process `p` restarts: its counter goes back to 1.
+    Restart {
+        p: usize,
+    },
+    /// Process `p`'s next gc line, cut at byte `at` by a line of program output.
+    Split {
+        p: usize,
+        at: usize,
+    },
+    /// A gctrace=2 `scan:` line.
+    Scan,
+    /// A `lab:` line.
+    Lab,
+    Output,
+    Blank,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        6 => (0usize..3, prop_oneof![9 => Just(1u32), 1 => 2u32..5]).prop_map(|(p, gap)| Step::Gc { p, gap }),
+        1 => (0usize..3).prop_map(|p| Step::Restart { p }),
+        1 => (0usize..3, 1usize..120).prop_map(|(p, at)| Step::Split { p, at }),
+        3 => Just(Step::Scan),
+        1 => Just(Step::Lab),
+        2 => Just(Step::Output),
+        1 => Just(Step::Blank),
+    ]
+}
+
+/// The text of a generated log: up to three processes writing to one file.
+fn render(steps: &[Step]) -> String {
+    let mut num = [0u32; 3];
+    let mut at = [0u64; 3];
+    let mut text = String::new();
+    let mut gc = |p: usize, gap: u32, num: &mut [u32; 3]| {
+        num[p] += gap;
+        at[p] += 1_000_000 * (1 + p as u64);
+        let c = Cycle {
+            num: num[p],
+            at: at[p],
+            procs: 2 + p as u32,
+            goal: Some(4 << 20),
+            ..Default::default()
+        };
+        format::line(&c)
+    };
+    for s in steps {
+        match *s {
+            Step::Gc { p, gap } => text.push_str(&gc(p, gap, &mut num)),
+            Step::Restart { p } => {
+                num[p] = 0;
+                text.push_str(&gc(p, 1, &mut num));
+            }
+            Step::Split { p, at } => {
+                let line = gc(p, 1, &mut num);
+                let at = at.min(line.len());
+                text.push_str(&line[..at]);
+                text.push_str("[prog] interrupting output\n");
+                text.push_str(&line[at..]);
+            }
+            Step::Scan => text.push_str("scan: total 10+2+3=15 objs, 4+1=5 spans"),
+            Step::Lab => text.push_str(&format::lab_line(&LabStats::default())),
+            Step::Output => text.push_str("program output"),
+            Step::Blank => {}
+        }
+        text.push('\n');
+    }
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A log cut into pieces read side by side reads exactly as one reader reads it, whatever
+    /// the cuts fall on: interleaved processes, restarts, split lines, held lab lines.
+    #[test]
+    fn pieces_read_like_one_reader(steps in proptest::collection::vec(step(), 1..160), pieces in 2usize..12) {
+        let text = render(&steps);
+        let whole = trace::read_all(text.as_bytes()).unwrap();
+        let (tl, count) = trace::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        prop_assert!(count.read <= pieces);
+        prop_assert_eq!(tl.runs.len(), whole.runs.len());
+        for (a, b) in tl.runs.iter().zip(&whole.runs) {
+            prop_assert_eq!(a, b);
+        }
+        prop_assert_eq!(&tl.output, &whole.output);
+        prop_assert_eq!(&tl.notes, &whole.notes);
+        prop_assert_eq!(&tl.problems, &whole.problems);
+        prop_assert!(tl == whole);
+    }
 }

@@ -41,152 +41,154 @@ impl Decoder {
 }
 
 /// Read a whole stream into a timeline. I/O errors are returned; bad lines never are (they
-/// become problems in the timeline).
+/// become problems in the timeline). A file is better read with `read_path`, which maps it
+/// and reads it on all cores.
 pub fn read_all(input: impl Read) -> std::io::Result<Timeline> {
     read_all_into(input, Timeline::default())
 }
 
-/// `read_all` into a prepared timeline (e.g. one with `drop_cycles` set).
+/// `read_all` into a prepared timeline (e.g. one with `drop_cycles` set). One thread, in
+/// bounded memory: a stream is read a buffer at a time.
 pub fn read_all_into(mut input: impl Read, timeline: Timeline) -> std::io::Result<Timeline> {
-    pipeline(timeline, None, |send, take| {
-        let mut splitter = lines::LineSplitter::default();
-        let mut batch = take();
-        let mut buf = vec![0u8; 256 * 1024];
-        loop {
-            let n = match input.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            splitter.push(&buf[..n], |l| batch.add_copy(l));
-            if batch.items.len() >= BATCH && !send(std::mem::replace(&mut batch, take())) {
-                return Ok(());
-            }
+    let mut tl = timeline;
+    let mut decoder = Decoder::new();
+    let mut sink = |e| tl.apply(e);
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => decoder.push(&buf[..n], &mut sink),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
         }
-        splitter.finish(|l| batch.add_copy(l));
-        send(batch);
-        Ok(())
-    })
+    }
+    decoder.finish(&mut sink);
+    tl.apply(Event::End { error: None });
+    Ok(tl)
 }
 
-/// Bytes already in memory (a mapped file) into a timeline: lines are classified in place.
+/// Bytes already in memory (a mapped file) into a timeline, one piece per core read side by
+/// side (see `read_bytes_in_pieces`).
 pub fn read_bytes_into(bytes: &[u8], timeline: Timeline) -> Timeline {
-    let result = pipeline(timeline, Some(bytes), |send, take| {
-        let mut batch = take();
-        let mut start = 0;
-        let mut no = 0;
-        while start < bytes.len() {
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            no += 1;
-            // The same cut as the streaming splitter: a huge line keeps its first bytes.
-            let kept = (end - start).min(lines::DEFAULT_MAX_LINE);
-            batch.add_in_place(no, start..start + kept, (end - start - kept) as u64, bytes);
-            start = end + 1;
-            if batch.items.len() >= BATCH && !send(std::mem::replace(&mut batch, take())) {
-                return Ok(());
-            }
-        }
-        send(batch);
-        Ok(())
-    });
-    // Nothing in the in-memory producer can fail.
-    result.unwrap_or_else(|e| unreachable!("in-memory read failed: {e}"))
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    read_bytes_in_pieces(bytes, timeline, cores.min(bytes.len() / MIN_PIECE)).0
 }
 
-/// Lines per batch handed from the classifying thread to the building thread.
-const BATCH: usize = 4096;
+/// Below this many bytes a piece is not worth a thread of its own.
+const MIN_PIECE: usize = 1 << 20;
 
-/// Two threads: the caller's `produce` splits and classifies lines (the stateless, costly
-/// part) into batches; a second thread runs the reader's cross-line logic and builds the
-/// timeline, in line order. `base` is the memory batch ranges point into, when lines are not
-/// copied into the batches.
-fn pipeline(
-    timeline: Timeline,
-    base: Option<&[u8]>,
-    produce: impl FnOnce(
-        &mut dyn FnMut(Batch) -> bool,
-        &mut dyn FnMut() -> Batch,
-    ) -> std::io::Result<()>,
-) -> std::io::Result<Timeline> {
+/// Read `bytes` cut into up to `pieces` consecutive pieces, each starting at a gc line and
+/// read on its own thread (classifying and building in one pass: handing parsed lines to
+/// another thread cost as much as parsing them). Each piece after the first is then joined to
+/// the reading before it when `Reader::join` finds its runs are the ones one reader of the
+/// whole input makes; otherwise (a line split across the cut, interleaved processes) it is
+/// read again on from there. Either way the timeline is the one a single reader makes: tests
+/// cut small inputs into many pieces and compare.
+pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> (Timeline, Pieces) {
+    let cuts = cut_before_gc_lines(bytes, pieces.max(1));
+    let drop_cycles = timeline.drop_cycles;
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(4);
-        // Emptied batches go back for reuse: fresh buffers would be page-faulted in again and
-        // again, which cost more than the parsing on a large file.
-        let (back_tx, back_rx) = std::sync::mpsc::sync_channel::<Batch>(8);
-        let builder = std::thread::Builder::new()
-            .name("gcscope-build".into())
-            .spawn_scoped(scope, move || {
-                let mut tl = timeline;
-                let mut reader = reader::Reader::new();
-                let mut sink = |e| tl.apply(e);
-                for mut batch in rx {
-                    let src = base.unwrap_or(&batch.bytes);
-                    for item in batch.items.drain(..) {
-                        let raw = lines::RawLine {
-                            no: item.no,
-                            bytes: &src[item.range],
-                            dropped: item.dropped,
-                        };
-                        reader.classified(raw, item.line, &mut sink);
-                    }
-                    batch.bytes.clear();
-                    let _ = back_tx.try_send(batch);
+        let mut later = Vec::new();
+        for (k, range) in cuts.iter().enumerate().skip(1) {
+            let piece = &bytes[range.clone()];
+            // Numbered from 1: how many lines come before is known only once they are read.
+            let thread = std::thread::Builder::new()
+                .name(format!("gcscope-read{k}"))
+                .spawn_scoped(scope, move || {
+                    let mut reader = reader::Reader::for_piece();
+                    let mut tl = Timeline {
+                        drop_cycles,
+                        ..Timeline::default()
+                    };
+                    let lines = read_lines(piece, 1, &mut reader, &mut tl);
+                    (reader, tl, lines)
+                });
+            later.push((piece, thread));
+        }
+        let mut tl = timeline;
+        let mut reader = reader::Reader::new();
+        let mut lines = read_lines(&bytes[cuts[0].clone()], 1, &mut reader, &mut tl);
+        let mut count = Pieces {
+            read: cuts.len(),
+            read_again: 0,
+        };
+        for (piece, thread) in later {
+            // A piece whose thread could not start is read here.
+            let read = thread.ok().map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            let joined = read.and_then(|(piece_reader, piece_tl, piece_lines)| {
+                let starts_with_cycle = piece_tl.runs.first().is_some_and(|r| r.first_line == 1);
+                let join = reader.join(piece_reader, starts_with_cycle, lines)?;
+                Some((join, piece_tl, piece_lines))
+            });
+            lines += match joined {
+                Some((join, piece_tl, piece_lines)) => {
+                    tl.append(piece_tl, &join.runs, join.restart, lines);
+                    piece_lines
                 }
-                reader.finish(&mut sink);
-                tl
-            })?;
-        // A send fails only if the builder is gone, and then join reports why.
-        let result = produce(&mut |b| tx.send(b).is_ok(), &mut || {
-            back_rx.try_recv().unwrap_or_default()
-        });
-        drop(tx);
-        let mut tl = builder
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        result?;
+                None => {
+                    count.read_again += 1;
+                    read_lines(piece, lines + 1, &mut reader, &mut tl)
+                }
+            };
+        }
+        reader.finish(&mut |e| tl.apply(e));
         tl.apply(Event::End { error: None });
-        Ok(tl)
+        (tl, count)
     })
 }
 
-/// Classified lines on their way from the reading thread to the building thread.
-#[derive(Default)]
-struct Batch {
-    bytes: Vec<u8>,
-    items: Vec<BatchItem>,
+/// How `read_bytes_in_pieces` went: how many pieces the input was cut into (fewer than asked
+/// when there were not enough gc lines to cut at), and how many of them could not be joined
+/// and were read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pieces {
+    pub read: usize,
+    pub read_again: usize,
 }
 
-struct BatchItem {
-    no: u64,
-    range: std::ops::Range<usize>,
-    dropped: u64,
-    line: parse::Line,
-}
-
-impl Batch {
-    /// A line from a stream: copied, since the read buffer is reused.
-    fn add_copy(&mut self, l: lines::RawLine<'_>) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(l.bytes);
-        self.items.push(BatchItem {
-            no: l.no,
-            range: start..self.bytes.len(),
-            dropped: l.dropped,
-            line: parse::parse_line(l.bytes),
-        });
-    }
-
-    /// A line of in-memory input: only its range travels.
-    fn add_in_place(&mut self, no: u64, range: std::ops::Range<usize>, dropped: u64, base: &[u8]) {
-        let line = parse::parse_line(&base[range.clone()]);
-        self.items.push(BatchItem {
+/// Classify and build the lines of `bytes`, the first numbered `first`; how many there were.
+fn read_lines(bytes: &[u8], first: u64, reader: &mut reader::Reader, tl: &mut Timeline) -> u64 {
+    let mut sink = |e| tl.apply(e);
+    let mut start = 0;
+    let mut no = first;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        // The same cut as the streaming splitter: a huge line keeps its first bytes.
+        let kept = (end - start).min(lines::DEFAULT_MAX_LINE);
+        let line = &bytes[start..start + kept];
+        let raw = lines::RawLine {
             no,
-            range,
-            dropped,
-            line,
-        });
+            bytes: line,
+            dropped: (end - start - kept) as u64,
+        };
+        reader.classified(raw, parse::parse_line(line), &mut sink);
+        no += 1;
+        start = end + 1;
     }
+    no - first
+}
+
+/// Up to `n` consecutive ranges covering `bytes`, about equal, each after the first starting
+/// at a line that starts with `gc ` and a digit. Fewer when there are no such lines to cut at.
+fn cut_before_gc_lines(bytes: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let finder = memchr::memmem::Finder::new(b"\ngc ");
+    let mut cuts = vec![0];
+    for k in 1..n {
+        let from = (bytes.len() / n * k).max(cuts[cuts.len() - 1]);
+        let next = finder
+            .find_iter(&bytes[from..])
+            .map(|i| from + i + 1)
+            .find(|&at| bytes.get(at + 3).is_some_and(u8::is_ascii_digit));
+        match next {
+            Some(at) if at > cuts[cuts.len() - 1] => cuts.push(at),
+            _ => break,
+        }
+    }
+    cuts.push(bytes.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
 /// Files at least this large are mapped instead of read: no copy through a buffer.

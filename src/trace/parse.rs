@@ -18,9 +18,11 @@ static MS_CLOCK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b" ms 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
     /// A gc summary line. `before`/`after` are the byte ranges of other text on the same
-    /// physical line (a log prefix, a benchmark name the line was glued to).
+    /// physical line (a log prefix, a benchmark name the line was glued to). Boxed where it
+    /// is made, since it travels on boxed (`Event::Cycle`): a 200-byte cycle inline made every
+    /// line that size, copied at each step on its way.
     Cycle {
-        cycle: Cycle,
+        cycle: Box<Cycle>,
         before: std::ops::Range<usize>,
         after: std::ops::Range<usize>,
     },
@@ -142,7 +144,7 @@ pub fn parse_line(line: &[u8]) -> Line {
     if line.starts_with(b"gc ") {
         if let Ok((cycle, end)) = parse_cycle(line, 0) {
             return Line::Cycle {
-                cycle,
+                cycle: Box::new(cycle),
                 before: 0..0,
                 after: trailing(line, end),
             };
@@ -154,7 +156,7 @@ pub fn parse_line(line: &[u8]) -> Line {
     }
     match find_cycle(line) {
         Found::Cycle(cycle, start, end) => Line::Cycle {
-            cycle,
+            cycle: Box::new(cycle),
             before: 0..start,
             after: trailing(line, end),
         },
@@ -537,32 +539,25 @@ impl<'a> Cursor<'a> {
         Cursor { s, pos, start: pos }
     }
 
-    #[inline]
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.s.get(self.pos).copied()
     }
 
+    // The error constructors take the cursor's fields by value: a `&self` passed to an
+    // out-of-line function would keep the cursor in memory, and every step of the parser
+    // would store and reload its position.
+    #[inline(always)]
     fn err(&self, expected: &'static str) -> ParseError {
-        ParseError {
-            kind: LineKind::Gc,
-            pos: self.pos,
-            start: self.start,
-            expected,
-            at_end: self.pos >= self.s.len(),
-        }
+        gc_error(self.pos, self.start, self.pos >= self.s.len(), expected)
     }
 
+    #[inline(always)]
     fn error_at(&self, pos: usize, expected: &'static str) -> ParseError {
-        ParseError {
-            kind: LineKind::Gc,
-            pos,
-            start: self.start,
-            expected,
-            at_end: false,
-        }
+        gc_error(pos, self.start, false, expected)
     }
 
-    #[inline]
+    #[inline(always)]
     fn lit(&mut self, lit: &'static [u8]) -> Result<(), ParseError> {
         if self.opt(lit) {
             Ok(())
@@ -571,18 +566,19 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn opt(&mut self, lit: &[u8]) -> bool {
-        if self.s[self.pos.min(self.s.len())..].starts_with(lit) {
-            self.pos += lit.len();
-            true
-        } else {
-            false
+        match self.s.get(self.pos..self.pos + lit.len()) {
+            Some(here) if here == lit => {
+                self.pos += lit.len();
+                true
+            }
+            _ => false,
         }
     }
 
     /// One or more blanks.
-    #[inline]
+    #[inline(always)]
     fn ws(&mut self) -> Result<(), ParseError> {
         if self.skip_ws() == 0 {
             Err(self.err("a space"))
@@ -591,32 +587,56 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) -> usize {
-        let from = self.pos;
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-        self.pos - from
+        let rest = self.s.get(self.pos..).unwrap_or_default();
+        let n = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        self.pos += n;
+        n
     }
 
     fn int(&mut self) -> Result<u64, ParseError> {
         self.int_as("a number")
     }
 
-    #[inline]
+    /// The digits at the cursor: their value and how many. Up to 19 digits cannot overflow a
+    /// u64; more are the caller's to check (`checked_digits`). The hot loop of the parser: no
+    /// overflow check per digit.
+    #[inline(always)]
+    fn digits(&mut self) -> (u64, usize) {
+        let rest = self.s.get(self.pos..).unwrap_or_default();
+        let mut v: u64 = 0;
+        let mut n = 0;
+        while let Some(&b) = rest.get(n) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            n += 1;
+        }
+        self.pos += n;
+        (v, n)
+    }
+
+    #[inline(always)]
     fn int_as<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ParseError> {
         let from = self.pos;
-        let mut v: u64 = 0;
-        while let Some(d @ b'0'..=b'9') = self.peek() {
-            v = v
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u64::from(d - b'0')))
-                .ok_or_else(|| self.err(what))?;
-            self.pos += 1;
-        }
-        if self.pos == from {
+        let (mut v, n) = self.digits();
+        if n == 0 {
             return Err(self.err(what));
+        }
+        if n > 19 {
+            match checked_digits(&self.s[from..self.pos]) {
+                Ok(exact) => v = exact,
+                Err(at) => {
+                    self.pos = from + at;
+                    return Err(self.err(what));
+                }
+            }
         }
         T::try_from(v).map_err(|_| ParseError {
             pos: from,
@@ -626,7 +646,7 @@ impl<'a> Cursor<'a> {
 
     /// A decimal number scaled by 10^`scale` exactly: `0.458` with scale 9 is 458_000_000.
     /// Digits beyond `scale` decimals are dropped (they are below the unit).
-    #[inline]
+    #[inline(always)]
     fn decimal(&mut self, scale: u32, what: &'static str) -> Result<u64, ParseError> {
         const POW10: [u64; 10] = [
             1,
@@ -647,31 +667,32 @@ impl<'a> Cursor<'a> {
             .ok_or_else(|| self.err(what))?;
         if self.peek() == Some(b'.') {
             self.pos += 1;
-            // Accumulate the kept digits, then scale once (no division per digit).
-            let (mut frac, mut kept, mut any) = (0u64, 0usize, false);
-            while let Some(d @ b'0'..=b'9') = self.peek() {
-                if kept < scale {
-                    frac = frac * 10 + u64::from(d - b'0');
-                    kept += 1;
-                }
-                any = true;
-                self.pos += 1;
-            }
-            if !any {
+            let from = self.pos;
+            let (frac, n) = self.digits();
+            if n == 0 {
                 return Err(self.err(what));
             }
-            value += frac * POW10[scale - kept];
+            // Keep `scale` digits: scale up a short fraction, cut a long one (below the unit).
+            let kept = if n <= scale {
+                frac * POW10[scale - n]
+            } else {
+                self.s[from..from + scale]
+                    .iter()
+                    .fold(0, |v, &d| v * 10 + u64::from(d - b'0'))
+            };
+            value = value.checked_add(kept).ok_or_else(|| self.err(what))?;
         }
         Ok(value)
     }
 
     /// Milliseconds as printed by the runtime's `fmtNSAsMS`, to ns.
-    #[inline]
+    #[inline(always)]
     fn ms(&mut self, what: &'static str) -> Result<Ns, ParseError> {
         self.decimal(6, what)
     }
 
     /// `a+b+c` (1 to 5 values): the values and how many there were.
+    #[inline(always)]
     fn ms_list(&mut self, sep: u8, what: &'static str) -> Result<([Ns; 5], usize), ParseError> {
         let mut v = [0; 5];
         v[0] = self.ms(what)?;
@@ -687,6 +708,7 @@ impl<'a> Cursor<'a> {
     /// `pre+...+pre+assist/background/idle+post`: the STW and scan terms before the mark
     /// triple, the triple, and the mark-termination term.
     #[allow(clippy::type_complexity)]
+    #[inline(always)]
     fn cpu_fields(&mut self) -> Result<([Ns; 3], usize, [Ns; 3], Ns), ParseError> {
         const WHAT: &str = "a CPU time in ms";
         let mut pre = [self.ms(WHAT)?, 0, 0];
@@ -708,12 +730,38 @@ impl<'a> Cursor<'a> {
         Ok((pre, n, [assist, background, idle], post))
     }
 
-    #[inline]
+    #[inline(always)]
     fn mb(&mut self, what: &'static str) -> Result<u64, ParseError> {
         let n: u64 = self.int_as(what)?;
         n.checked_mul(1 << 20)
             .ok_or_else(|| self.err("a size below 2^44 MB"))
     }
+}
+
+#[cold]
+#[inline(never)]
+fn gc_error(pos: usize, start: usize, at_end: bool, expected: &'static str) -> ParseError {
+    ParseError {
+        kind: LineKind::Gc,
+        pos,
+        start,
+        expected,
+        at_end,
+    }
+}
+
+/// The value of more than 19 digits (which may overflow a u64), or where it overflows.
+#[cold]
+#[inline(never)]
+fn checked_digits(digits: &[u8]) -> Result<u64, usize> {
+    let mut v: u64 = 0;
+    for (i, &d) in digits.iter().enumerate() {
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(d - b'0')))
+            .ok_or(i)?;
+    }
+    Ok(v)
 }
 
 fn lit_name(lit: &[u8]) -> &'static str {
@@ -754,7 +802,7 @@ mod tests {
 
     fn cycle(line: &str) -> Cycle {
         match parse_line(line.as_bytes()) {
-            Line::Cycle { cycle, .. } => cycle,
+            Line::Cycle { cycle, .. } => *cycle,
             other => panic!("not a cycle: {other:?}"),
         }
     }
