@@ -53,8 +53,45 @@ fn bench(c: &mut Criterion) {
             black_box(cycles)
         })
     });
+    // The building half alone (the reader's cross-line logic and the timeline), on lines
+    // classified beforehand: the part that stays on one thread.
+    let classified: Vec<parse::Line> = lines.iter().map(|l| parse::parse_line(l)).collect();
+    g.bench_function("build", |b| {
+        // The input vector and the timeline are freed outside the timing.
+        b.iter_batched_ref(
+            || classified.clone(),
+            |parsed| {
+                let mut tl = gcscope::timeline::Timeline {
+                    drop_cycles: true,
+                    ..Default::default()
+                };
+                let mut reader = gcscope::trace::reader::Reader::new();
+                let mut sink = |e| tl.apply(e);
+                for (i, (line, p)) in lines.iter().zip(parsed.drain(..)).enumerate() {
+                    let raw = gcscope::trace::lines::RawLine {
+                        no: i as u64 + 1,
+                        bytes: line,
+                        dropped: 0,
+                    };
+                    reader.classified(raw, p, &mut sink);
+                }
+                reader.finish(&mut sink);
+                tl
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    // A stream: one thread, through the Decoder.
     g.bench_function("read_all", |b| {
         b.iter(|| black_box(trace::read_all(&data[..]).map(|t| t.cycle_count())))
+    });
+    // A file's bytes: one piece per core, joined (16 MB, so as many pieces as cores).
+    g.bench_function("read_bytes_into", |b| {
+        b.iter(|| {
+            black_box(
+                trace::read_bytes_into(&data, gcscope::timeline::Timeline::default()).cycle_count(),
+            )
+        })
     });
     let tl = trace::read_all(&data[..]).expect("in-memory read");
     g.bench_function("summaries", |b| {

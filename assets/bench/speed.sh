@@ -13,7 +13,14 @@
 # real log that holds several runs.
 #
 # Each command is run 5 times (round-robin, so that noise on a shared machine
-# hits all of them alike), and the best wall-clock time is reported.
+# hits all of them alike), and the best wall-clock time is reported. Every timed
+# run comes right after an untimed warm-up run of the same command (as
+# `hyperfine --warmup`): on the 2-core CI VM a command started right after
+# another one measured up to twice its time (gcscope: 0.25-0.34 s right after
+# the 2.4 s single-threaded Python run, 0.14 s right after itself), from the
+# idle second vCPU waking up and from the VM's DAMON page-out evicting the
+# file from the page cache in between. The warm-up gives every command the same
+# start: a warm page cache and awake CPUs.
 #
 # Usage (from any directory):
 #   assets/bench/speed.sh
@@ -143,11 +150,12 @@ print(f"        grep -c '^gc ' = {run(cmds[0][2]).strip()} lines")
 cycles = [l for l in run(cmds[1][2]).splitlines() if l.startswith("cycles:")]
 print(f"        py_reader: {cycles[0].split(':', 1)[1].strip() if cycles else '?'} gc cycles")
 print(f"gcscope: {gcscope}")
-print(f"best of {runs} runs (wall clock)\n")
+print(f"best of {runs} runs (wall clock), each after an untimed warm-up run\n")
 
 best = {name: float("inf") for name, _, _ in cmds}
 for _ in range(runs):              # round-robin: noise affects all commands alike
     for name, _, argv in cmds:
+        run(argv)                  # warm-up, untimed (see the header)
         t0 = time.perf_counter()
         run(argv)
         best[name] = min(best[name], time.perf_counter() - t0)
