@@ -122,11 +122,16 @@ fi
 
 # --- 3. timing and the table -------------------------------------------------
 # Python does the timing: time.perf_counter() around subprocess.run(), best of
-# RUNS. Every command's stdout goes to a pipe that is read and discarded, NOT
-# to /dev/null: GNU grep notices that its stdout is /dev/null and stops at the
-# first match (measured: 0.002 s instead of 0.045 s on the 1M file), which
-# would make the grep baseline meaningless. The same pipe is used for all three
-# so the comparison stays even (their output is a few lines).
+# RUNS. Every command's stdout goes to a temporary file (rewritten each run),
+# as `cmd > out.txt` would:
+#   - NOT /dev/null: GNU grep notices that its stdout is /dev/null and stops at
+#     the first match (measured: 0.002 s instead of 0.045 s on the 1M file),
+#     which would make the grep baseline meaningless;
+#   - NOT a pipe read by this script: gcscope's summary of this input is 5 MB
+#     (7,158 runs), and pushing it through a pipe into Python cost 30-70 ms of
+#     Python's reading (measured: 0.118 s to a file or /dev/null, 0.150-0.193 s
+#     into a pipe), which is not gcscope's work. grep and Python print a line
+#     or a few.
 TIMER_PY=$(cat <<'PY'
 import os, subprocess, sys, time
 
@@ -137,17 +142,31 @@ cmds = [
     ("gcscope", "gcscope summary FILE",           [gcscope, "summary", big]),
 ]
 
+import tempfile
+
+out = tempfile.TemporaryFile(mode="w+")
+
 def run(argv):
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """One run with stdout to the temporary file; its wall time in seconds."""
+    out.seek(0)
+    out.truncate()
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE)
+    took = time.perf_counter() - t0
     # grep -c exits 1 when it counts 0 lines; that is still a valid run.
     if p.returncode not in ((0, 1) if argv[0] == "grep" else (0,)):
-        sys.exit(f"speed.sh: {' '.join(argv)} exited with {p.returncode}\n{p.stderr}")
-    return p.stdout
+        sys.exit(f"speed.sh: {' '.join(argv)} exited with {p.returncode}\n{p.stderr.decode(errors='replace')}")
+    return took
+
+def output(argv):
+    run(argv)
+    out.seek(0)
+    return out.read()
 
 size_mb = os.path.getsize(big) / 1e6
 print(f"input:  {big}  ({size_mb:.1f} MB, 1,000,000 lines)")
-print(f"        grep -c '^gc ' = {run(cmds[0][2]).strip()} lines")
-cycles = [l for l in run(cmds[1][2]).splitlines() if l.startswith("cycles:")]
+print(f"        grep -c '^gc ' = {output(cmds[0][2]).strip()} lines")
+cycles = [l for l in output(cmds[1][2]).splitlines() if l.startswith("cycles:")]
 print(f"        py_reader: {cycles[0].split(':', 1)[1].strip() if cycles else '?'} gc cycles")
 print(f"gcscope: {gcscope}")
 print(f"best of {runs} runs (wall clock), each after an untimed warm-up run\n")
@@ -156,9 +175,7 @@ best = {name: float("inf") for name, _, _ in cmds}
 for _ in range(runs):              # round-robin: noise affects all commands alike
     for name, _, argv in cmds:
         run(argv)                  # warm-up, untimed (see the header)
-        t0 = time.perf_counter()
-        run(argv)
-        best[name] = min(best[name], time.perf_counter() - t0)
+        best[name] = min(best[name], run(argv))
 
 w = max(len(label) for _, label, _ in cmds)
 print(f"{'command':<{w}}  {'best s':>8}  {'MB/s':>8}")
