@@ -142,9 +142,11 @@ pub fn parse_line(line: &[u8]) -> Line {
     let line = trim_end(line);
     // Fast path: most lines of a trace are gc lines at column 0.
     if line.starts_with(b"gc ") {
-        if let Ok((cycle, end)) = parse_cycle(line, 0) {
+        // Parsed in place: a 200-byte cycle returned and then boxed is copied twice.
+        let mut cycle = Box::<Cycle>::default();
+        if let Ok(end) = parse_cycle_into(line, 0, &mut cycle) {
             return Line::Cycle {
-                cycle: Box::new(cycle),
+                cycle,
                 before: 0..0,
                 after: trailing(line, end),
             };
@@ -305,8 +307,14 @@ fn trailing(line: &[u8], end: usize) -> std::ops::Range<usize> {
 
 /// Parse a gc line starting at byte `start`; returns the cycle and the byte offset after it.
 pub fn parse_cycle(line: &[u8], start: usize) -> Result<(Cycle, usize), ParseError> {
-    let mut c = Cursor::new(line, start);
     let mut cy = Cycle::default();
+    let end = parse_cycle_into(line, start, &mut cy)?;
+    Ok((cy, end))
+}
+
+/// `parse_cycle` into a cycle that starts as `Cycle::default()`; the byte offset after it.
+fn parse_cycle_into(line: &[u8], start: usize, cy: &mut Cycle) -> Result<usize, ParseError> {
+    let mut c = Cursor::new(line, start);
     c.lit(b"gc")?;
     c.ws()?;
     c.opt(b"#");
@@ -414,9 +422,9 @@ pub fn parse_cycle(line: &[u8], start: usize) -> Result<(Cycle, usize), ParseErr
     after.skip_ws();
     if after.opt(b"(forced)") {
         cy.forced = true;
-        return Ok((cy, after.pos));
+        return Ok(after.pos);
     }
-    Ok((cy, end))
+    Ok(end)
 }
 
 /// `scan: total A+B+C=T objs, S+D=N spans`, `scan: class 16B ...`, `scan: total N objs`.
