@@ -245,14 +245,11 @@ impl Rows {
         }
     }
 
-    /// One figure per cycle, ns.
-    fn column(&self, f: impl Fn(&[u64; 6]) -> u64) -> Vec<u64> {
+    /// Figure `i` of every cycle, ns.
+    fn column(&self, i: usize) -> Vec<u64> {
         match self {
-            Rows::Micros(v) => v
-                .iter()
-                .map(|r| f(&r.map(|us| u64::from(us) * 1000)))
-                .collect(),
-            Rows::Nanos(v) => v.iter().map(f).collect(),
+            Rows::Micros(v) => v.iter().map(|r| u64::from(r[i]) * 1000).collect(),
+            Rows::Nanos(v) => v.iter().map(|r| r[i]).collect(),
         }
     }
 }
@@ -485,8 +482,13 @@ impl RunStats {
         }
         let n = self.n;
         let (cpu, clock) = (&self.cpu, &self.clock);
-        let column = |i: usize| self.per.column(|row| row[i]);
+        let column = |i: usize| self.per.column(i);
         let med = |i: usize| median_u64(&mut column(i)).unwrap_or(0.0) / 1e6;
+        // All GC CPU minus idle, per cycle.
+        let mut compulsory = column(3);
+        for (c, idle) in compulsory.iter_mut().zip(column(2)) {
+            *c -= idle;
+        }
         let mark_cpu = cpu[1] + cpu[2] + cpu[3];
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
@@ -522,9 +524,7 @@ impl RunStats {
                 background: med(1),
                 idle: med(2),
                 gc_cpu: med(3),
-                compulsory_cpu: median_u64(&mut self.per.column(|row| row[3] - row[2]))
-                    .unwrap_or(0.0)
-                    / 1e6,
+                compulsory_cpu: median_u64(&mut compulsory).unwrap_or(0.0) / 1e6,
             },
             idle_share: (mark_cpu > 0).then(|| cpu[3] as f64 / mark_cpu as f64),
             pause_ms: percentiles_of(&column(4), self.pause_max),
