@@ -296,3 +296,28 @@ proptest! {
         prop_assert!(tl == whole);
     }
 }
+
+/// Pieces and a line longer than the line limit: cut the same way as a stream cuts it.
+#[test]
+fn a_huge_line_reads_the_same_in_pieces() {
+    let gc = |n: u32| {
+        format!(
+            "gc {n} @0.{n}s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n"
+        )
+    };
+    let mut text = String::new();
+    for n in 1..40 {
+        text += &gc(n);
+        if n == 20 {
+            text += &"x".repeat(3 << 20);
+            text.push('\n');
+        }
+    }
+    let whole = trace::read_all(text.as_bytes()).unwrap();
+    assert_eq!(whole.problems.len(), 1);
+    for pieces in [2, 3, 5] {
+        let (tl, count) = trace::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        assert!(count.read > 1, "{pieces} pieces: {count:?}");
+        assert!(tl == whole, "{pieces} pieces");
+    }
+}
