@@ -158,13 +158,12 @@ fn read_lines(bytes: &[u8], first: u64, reader: &mut reader::Reader, tl: &mut Ti
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         // The same cut as the streaming splitter: a huge line keeps its first bytes.
         let kept = (end - start).min(lines::DEFAULT_MAX_LINE);
-        let line = &bytes[start..start + kept];
         let raw = lines::RawLine {
             no,
-            bytes: line,
+            bytes: &bytes[start..start + kept],
             dropped: (end - start - kept) as u64,
         };
-        reader.classified(raw, parse::parse_line(line), &mut sink);
+        reader.line(raw, &mut sink);
         no += 1;
         start = end + 1;
     }

@@ -154,6 +154,8 @@ impl Reader {
         piece_starts_with_cycle: bool,
         lines_before: u64,
     ) -> Option<Join> {
+        // Only a `for_piece` reader knows where its cycles went.
+        let routed = piece.routed.as_deref()?;
         if self.pending.is_some()
             || self.lab.is_some()
             || !piece_starts_with_cycle
@@ -161,7 +163,6 @@ impl Reader {
         {
             return None;
         }
-        let routed = piece.routed.as_deref().unwrap_or_default();
         let mut on = self.router.clone();
         let mut alone = Router::default();
         let mut join = Join {
