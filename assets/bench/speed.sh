@@ -12,7 +12,7 @@
 # renumbered, so the gc cycle counter restarts at every copy, as it does in a
 # real log that holds several runs.
 #
-# Each command is run 5 times (round-robin, so that noise on a shared machine
+# Each command is run 10 times (round-robin, so that noise on a shared machine
 # hits all of them alike), and the best wall-clock time is reported. Every timed
 # run comes right after an untimed warm-up run of the same command (as
 # `hyperfine --warmup`): on the 2-core CI VM a command started right after
@@ -31,7 +31,7 @@
 #             built with `cargo build --release` if it is missing)
 #   TMPDIR    where the 1M-line trace is kept (default /tmp); it is built once
 #             and reused by later runs
-#   RUNS      runs per command (default 5)
+#   RUNS      runs per command (default 10)
 set -euo pipefail
 
 # --- locations ------------------------------------------------------------
@@ -40,7 +40,7 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TRACE_DIR="$ROOT/../shared/traces/go"
 BIG="${TMPDIR:-/tmp}/gcscope-1m.log"
 N_LINES=1000000
-RUNS="${RUNS:-5}"
+RUNS="${RUNS:-10}"
 PY_READER="$ROOT/assets/bench/py_reader.py"
 
 die() { echo "speed.sh: $*" >&2; exit 1; }
