@@ -11,6 +11,25 @@ fn gcscope(args: &[&str]) -> Output {
         .expect("runs")
 }
 
+/// `gcscope args` with `input` on its standard input.
+fn gcscope_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input)
+        .expect("the input is taken");
+    child.wait_with_output().expect("runs")
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -64,15 +83,8 @@ fn summary_json_has_the_documented_fields() {
 
 #[test]
 fn summary_reads_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
-        .args(["summary", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let text = std::fs::read(format!("{}/{TREE_LEGACY}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    child.stdin.take().unwrap().write_all(&text).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = gcscope_stdin(&["summary", "--json", "-"], &text);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["runs"][0]["cycles"], 58);
     assert_eq!(j["runs"][0]["source"], "-");
@@ -93,19 +105,7 @@ fn summary_reports_lab_page_density() {
         text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
     }
     let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = gcscope_stdin(args, text.as_bytes());
         assert!(o.status.success());
         o
     };
@@ -287,20 +287,10 @@ fn compare_prints_no_row_for_a_figure_no_run_has() {
 /// rate. The row says which side has it, and no delta is made up.
 #[test]
 fn compare_says_when_only_one_side_has_a_figure() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
-        .args(["compare", "-", "--", TREE_GT])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = gcscope_stdin(
+        &["compare", "-", "--", TREE_GT],
+        b"gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n",
+    );
     assert!(o.status.success());
     let text = stdout(&o);
     for label in ["cycles/s", "heap goal max MB"] {
