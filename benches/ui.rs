@@ -2,7 +2,7 @@
 //! draw) and the time of one frame at 200x50, all cycles in view (downsampled).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gcscope::event::Event;
+use gcscope::model::Event;
 use gcscope::trace;
 use gcscope::ui::app::{App, Pane};
 use gcscope::ui::view::{self, Theme};
@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
     );
     eprintln!(
         "memory per cycle: {} B Cycle record + 56 B running statistics",
-        std::mem::size_of::<gcscope::cycle::Cycle>()
+        std::mem::size_of::<gcscope::model::Cycle>()
     );
     let mut g = c.benchmark_group("dashboard");
     g.sample_size(20);

@@ -3,9 +3,8 @@
 //! Data flows one way: sources (`trace`, `lab`) -> `event::Event` -> state (`timeline::Timeline`) ->
 //! views (`ui` for the dashboard, `report` for the headless commands).
 
-pub mod cycle;
-pub mod event;
 pub mod lab;
+pub mod model;
 pub mod par;
 pub mod report;
 pub mod source;

@@ -358,13 +358,13 @@ fn lab_ab_headless(
             let mut cfg = args.config(Some(duration));
             cfg.marker = marker;
             let mut tl = gcscope::timeline::Timeline::default();
-            tl.apply(gcscope::event::Event::RunStart {
+            tl.apply(gcscope::model::Event::RunStart {
                 run: 0,
                 line: 0,
                 restart: None,
             });
             let end = lab::run(&cfg, |lc| {
-                tl.apply(gcscope::event::Event::Cycle {
+                tl.apply(gcscope::model::Event::Cycle {
                     run: 0,
                     cycle: Box::new(lc.result.cycle),
                 });

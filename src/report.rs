@@ -1,10 +1,10 @@
 //! Headless views: `summary` and `compare` as text tables, JSON and CSV.
 
+use crate::model::NoteKind;
 use crate::stats::compare::{self, Row};
 use crate::stats::summary::RunSummary;
 use crate::stats::Spread;
 use crate::timeline::{Run, Timeline};
-use crate::trace::parse::NoteKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -1,7 +1,7 @@
 //! Sources for the dashboard: each runs on its own thread, decodes bytes into events and sends
 //! them in batches on a channel. A source never touches the UI.
 
-use crate::event::Event;
+use crate::model::Event;
 use crate::trace::Decoder;
 use std::io::Read;
 use std::path::PathBuf;

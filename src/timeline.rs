@@ -2,10 +2,10 @@
 //!
 //! The headless commands and the dashboard both read this; only `apply` changes it.
 
-use crate::cycle::{Cycle, ScanStats};
-use crate::event::Event;
+use crate::model::Event;
+use crate::model::NoteKind;
+use crate::model::{Cycle, ScanStats};
 use crate::stats::summary::RunStats;
-use crate::trace::parse::NoteKind;
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Timeline {

@@ -145,7 +145,7 @@ fn split_lines_are_stitched() {
     assert_eq!(tl.cycle_count(), 107);
     let nums: Vec<u32> = tl.runs[0].cycles.iter().map(|c| c.num).collect();
     assert_eq!(nums, (1..=107).collect::<Vec<_>>());
-    let stitched = tl.note_count(gcscope::trace::parse::NoteKind::Stitched);
+    let stitched = tl.note_count(gcscope::model::NoteKind::Stitched);
     assert_eq!(stitched, 6, "107 cycles, 101 whole gc lines");
     assert!(tl.problems.is_empty(), "{:?}", tl.problems);
     // The program's lines that landed inside gc lines are kept as output.
@@ -158,7 +158,7 @@ fn split_lines_are_stitched() {
 /// traces/wild/SOURCES.md: gc lines, scvg, GC forced and (forced) per file.
 #[test]
 fn wild_logs_match_their_sources_table() {
-    use gcscope::trace::parse::NoteKind;
+    use gcscope::model::NoteKind;
     let sources = std::fs::read_to_string(root().join("wild/SOURCES.md")).unwrap();
     let mut matched = 0;
     for line in sources.lines() {
@@ -235,7 +235,7 @@ fn cpu_sums_match_runtime_metrics() {
         let Some(assist) = m["/cpu/classes/gc/mark/assist:cpu-seconds"].as_f64() else {
             continue; // Go 1.19 has no CPU classes.
         };
-        let sum = |f: fn(&gcscope::cycle::Cycle) -> u64| {
+        let sum = |f: fn(&gcscope::model::Cycle) -> u64| {
             cycles.iter().map(|c| f(c)).sum::<u64>() as f64 / 1e9
         };
         for (what, trace, metric) in [

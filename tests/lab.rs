@@ -141,7 +141,7 @@ fn headless_json_carries_the_documented_keys() {
 /// The dashboard's lab source, per workload: every cycle event carries every lab field.
 #[test]
 fn lab_source_events_carry_every_lab_field_for_each_workload() {
-    use gcscope::event::Event;
+    use gcscope::model::Event;
     use gcscope::source::{spawn, Spec};
     for shape in Shape::ALL {
         for marker in [Marker::Legacy, Marker::Greentea] {
@@ -202,7 +202,7 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
 /// labelled run starts with the new workload.
 #[test]
 fn a_live_switch_starts_a_fresh_labelled_run() {
-    use gcscope::event::Event;
+    use gcscope::model::Event;
     use gcscope::source::{spawn, LabControl};
     use gcscope::ui::keys::Action;
     let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 3.0);

@@ -1,6 +1,6 @@
 //! Properties: the Go-format printer and the parser agree, and no input makes a reader panic.
 
-use gcscope::cycle::{Clock, Cpu, Cycle, Go15Phases, LabStats};
+use gcscope::model::{Clock, Cpu, Cycle, Go15Phases, LabStats};
 use gcscope::timeline::Timeline;
 use gcscope::trace::{self, format, parse};
 use proptest::prelude::*;

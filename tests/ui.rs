@@ -2,7 +2,7 @@
 //! size, and the real event loop driven with scripted input and an injected clock.
 
 use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
-use gcscope::event::Event;
+use gcscope::model::Event;
 use gcscope::trace;
 use gcscope::ui::app::{App, Pane};
 use gcscope::ui::keys::{self, Action};

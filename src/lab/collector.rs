@@ -654,7 +654,7 @@ impl Gc {
         self.background_sweep();
         let freed = self.heap.objects_freed.load(Relaxed) - freed_before;
 
-        let cpu = crate::cycle::Cpu {
+        let cpu = crate::model::Cpu {
             sweep_term: sweep_term * procs as u64,
             assist: acct.0,
             background: acct.1,
@@ -665,11 +665,11 @@ impl Gc {
         let wall = self.now_ns();
         let cum_pct = (cum.gc * 100 / (wall * procs as u64).max(1)) as u16;
         let stacks_bytes = (self.stacks.iter().map(|s| s.len()).sum::<usize>() * 8) as u64;
-        let cycle = crate::cycle::Cycle {
+        let cycle = crate::model::Cycle {
             num,
             at,
             cum_pct,
-            clock: crate::cycle::Clock {
+            clock: crate::model::Clock {
                 sweep_term,
                 mark: mark_wall,
                 mark_term,
@@ -683,7 +683,7 @@ impl Gc {
             globals: Some((self.globals.len() * 8) as u64),
             procs: procs as u32,
             scan: Some(Box::new(scan_stats(self.opts.marker, &stats))),
-            lab: Some(Box::new(crate::cycle::LabStats {
+            lab: Some(Box::new(crate::model::LabStats {
                 objects_scanned: stats.objs_scanned,
                 bytes_scanned: stats.bytes_scanned,
                 page_visits: stats.visits,
@@ -752,14 +752,14 @@ pub struct CumCpu {
 }
 
 pub struct CycleResult {
-    pub cycle: crate::cycle::Cycle,
+    pub cycle: crate::model::Cycle,
     pub checks: Checks,
 }
 
 /// Go's gctrace=2 `scan:` lines for this cycle (total and per size class, classes in Go's
 /// order with large objects last as `L`), Go 1.26 meaning.
-fn scan_stats(marker: Marker, s: &MarkStats) -> crate::cycle::ScanStats {
-    use crate::cycle::{GreenTeaCounts, ScanCounts, ScanStats};
+fn scan_stats(marker: Marker, s: &MarkStats) -> crate::model::ScanStats {
+    use crate::model::{GreenTeaCounts, ScanCounts, ScanStats};
     let counts = |objs: u64, span_objs: u64, spans: u64| match marker {
         Marker::Legacy => ScanCounts {
             objs,

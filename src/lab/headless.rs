@@ -2,7 +2,7 @@
 //! trace file (Go-format lines plus the `lab:` extension) that replays like a Go trace.
 
 use super::{Config, LabCycle, RunEnd};
-use crate::cycle::{Cycle, ScanStats};
+use crate::model::{Cycle, ScanStats};
 use crate::stats::median_u64;
 use crate::trace::format;
 use serde::Serialize;
@@ -139,7 +139,7 @@ pub fn scan_lines(s: &ScanStats) -> String {
     out
 }
 
-fn scan_counts(c: &crate::cycle::ScanCounts) -> String {
+fn scan_counts(c: &crate::model::ScanCounts) -> String {
     match c.green_tea {
         Some(g) => format!(
             "{}+{}+{}={} objs, {}+{}={} spans",

@@ -3,9 +3,9 @@
 //! Every field name here is part of the documented `--json` output (docs/SUMMARY.md).
 
 use super::{median_u64, ms};
-use crate::cycle::{Cycle, GreenTeaCounts, LabStats};
+use crate::model::ScanLine;
+use crate::model::{Cycle, GreenTeaCounts, LabStats};
 use crate::timeline::Run;
-use crate::trace::parse::ScanLine;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
@@ -705,7 +705,7 @@ mod tests {
                 let scans = (0..n % 3)
                     .map(|k| ScanLine {
                         class: (k > 0).then_some(16 * (n % 4 + k)),
-                        counts: crate::cycle::ScanCounts {
+                        counts: crate::model::ScanCounts {
                             objs: u64::from(n + k),
                             green_tea: (n % 2 == 0).then(|| GreenTeaCounts {
                                 sparse_objs: 1,

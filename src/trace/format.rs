@@ -3,7 +3,7 @@
 //! The lab prints its cycles with this, and the dashboard shows a cycle's line with it; the
 //! round trip with `parse.rs` is a property test.
 
-use crate::cycle::{Cycle, LabStats, Ns};
+use crate::model::{Cycle, LabStats, Ns};
 use std::fmt::Write;
 
 /// The runtime's `fmtNSAsMS`: whole ms from 10 ms up, otherwise two significant digits with

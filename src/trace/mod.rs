@@ -5,7 +5,7 @@ pub mod lines;
 pub mod parse;
 pub mod reader;
 
-use crate::event::Event;
+use crate::model::Event;
 use crate::timeline::Timeline;
 use anyhow::{Context, Result};
 use std::io::Read;

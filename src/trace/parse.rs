@@ -5,7 +5,9 @@
 //! where a gc line was cut by another write (see `reader.rs`). The grammar and its history are in
 //! `../shared/reference/gctrace-format.md` and README.md; every shape here was seen in a real log under `traces/`.
 
-use crate::cycle::{Clock, Cpu, Cycle, Go15Phases, GreenTeaCounts, LabStats, Ns, ScanCounts};
+use crate::model::{
+    Clock, Cpu, Cycle, Go15Phases, GreenTeaCounts, LabStats, NoteKind, Ns, ScanCounts, ScanLine,
+};
 use memchr::memmem::{self, Finder};
 use std::sync::LazyLock;
 
@@ -41,48 +43,6 @@ pub enum Line {
     Malformed(ParseError),
     /// Anything else: the program's own output.
     Other,
-}
-
-/// Runtime lines that are kept and counted but carry no cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum NoteKind {
-    /// `scvg: ...` / `scvgN: ...` (scavenger, Go <= 1.12 style).
-    Scvg,
-    /// `scav ...` (`GODEBUG=scavtrace=1`).
-    Scav,
-    /// `pacer: ...` (`GODEBUG=gcpacertrace=1`).
-    Pacer,
-    /// `GC forced`: sysmon's 2-minute periodic GC.
-    GcForced,
-    /// A gc line that other output had split in two, joined back together by the reader.
-    Stitched,
-}
-
-impl NoteKind {
-    pub const ALL: [NoteKind; 5] = [
-        NoteKind::Scvg,
-        NoteKind::Scav,
-        NoteKind::Pacer,
-        NoteKind::GcForced,
-        NoteKind::Stitched,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NoteKind::Scvg => "scvg",
-            NoteKind::Scav => "scav",
-            NoteKind::Pacer => "pacer",
-            NoteKind::GcForced => "gc_forced",
-            NoteKind::Stitched => "stitched",
-        }
-    }
-}
-
-/// A parsed `scan:` line. `class` is `None` for `total`, `Some(0)` for large objects (`L`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScanLine {
-    pub class: Option<u32>,
-    pub counts: ScanCounts,
 }
 
 /// Where and why a line stopped parsing.

@@ -15,9 +15,10 @@
 //!   another lab line comes first, when the next gc line does not parse, or at the end.
 
 use super::lines::RawLine;
-use super::parse::{gc_head, gc_space_offsets, parse_cycle, parse_line, Line, LineKind, NoteKind};
-use crate::cycle::{Cycle, LabStats};
-use crate::event::Event;
+use super::parse::{gc_head, gc_space_offsets, parse_cycle, parse_line, Line, LineKind};
+use crate::model::Event;
+use crate::model::NoteKind;
+use crate::model::{Cycle, LabStats};
 
 /// How many of the latest runs an interleaved cycle may continue.
 const RECENT_RUNS: usize = 16;

@@ -2,8 +2,8 @@
 //! read `&App`.
 
 use super::keys::Action;
-use crate::cycle::Cycle;
-use crate::event::Event;
+use crate::model::Cycle;
+use crate::model::Event;
 use crate::stats::compare::{self, Row};
 use crate::stats::summary::{RunStats, RunSummary};
 use crate::timeline::{Run, Timeline};
@@ -505,7 +505,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cycle::Cycle;
+    use crate::model::Cycle;
 
     fn pane(times_ms: &[u64]) -> Pane {
         let mut p = Pane::new("t", false);

@@ -3,7 +3,7 @@
 
 use super::app::{App, Link, Pane, SPEEDS};
 use super::keys;
-use crate::cycle::Cycle;
+use crate::model::Cycle;
 use crate::report::fmt_num;
 use crate::trace::format;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -1,7 +1,6 @@
 //! What sources produce and the state consumes: the one-way flow sources -> events -> state.
 
-use crate::cycle::Cycle;
-use crate::trace::parse::{NoteKind, ScanLine};
+use super::cycle::{Cycle, ScanCounts};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -36,4 +35,46 @@ pub enum Event {
     /// A source stopped producing (end of file, process exit, error). `error` says why if not
     /// a normal end.
     End { error: Option<String> },
+}
+
+/// Runtime lines that are kept and counted but carry no cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NoteKind {
+    /// `scvg: ...` / `scvgN: ...` (scavenger, Go <= 1.12 style).
+    Scvg,
+    /// `scav ...` (`GODEBUG=scavtrace=1`).
+    Scav,
+    /// `pacer: ...` (`GODEBUG=gcpacertrace=1`).
+    Pacer,
+    /// `GC forced`: sysmon's 2-minute periodic GC.
+    GcForced,
+    /// A gc line that other output had split in two, joined back together by the reader.
+    Stitched,
+}
+
+impl NoteKind {
+    pub const ALL: [NoteKind; 5] = [
+        NoteKind::Scvg,
+        NoteKind::Scav,
+        NoteKind::Pacer,
+        NoteKind::GcForced,
+        NoteKind::Stitched,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteKind::Scvg => "scvg",
+            NoteKind::Scav => "scav",
+            NoteKind::Pacer => "pacer",
+            NoteKind::GcForced => "gc_forced",
+            NoteKind::Stitched => "stitched",
+        }
+    }
+}
+
+/// A parsed `scan:` line. `class` is `None` for `total`, `Some(0)` for large objects (`L`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanLine {
+    pub class: Option<u32>,
+    pub counts: ScanCounts,
 }

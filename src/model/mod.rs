@@ -1,0 +1,8 @@
+//! The bottom layer: the `Cycle` record and the vocabulary sources and state share (`Event`,
+//! `NoteKind`, `ScanLine`). It depends on nothing else in the crate; everything points down to it.
+
+pub mod cycle;
+pub mod event;
+
+pub use cycle::*;
+pub use event::{Event, NoteKind, ScanLine};
