@@ -5,8 +5,9 @@
 //! whole-command comparison with grep and Python is assets/bench/speed.sh.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gcscope::stats::summary::RunSummary;
-use gcscope::trace::{self, parse};
+use gcscope::source;
+use gcscope::timeline::Run;
+use gcscope::trace::parse;
 use std::hint::black_box;
 
 const LINES: usize = 200_000;
@@ -83,23 +84,24 @@ fn bench(c: &mut Criterion) {
     });
     // A stream: one thread, through the Decoder.
     g.bench_function("read_all", |b| {
-        b.iter(|| black_box(trace::read_all(&data[..]).map(|t| t.cycle_count())))
+        b.iter(|| black_box(source::read_all(&data[..]).map(|t| t.cycle_count())))
     });
     // A file's bytes: one piece per core, joined (16 MB, so as many pieces as cores).
     g.bench_function("read_bytes_into", |b| {
         b.iter(|| {
             black_box(
-                trace::read_bytes_into(&data, gcscope::timeline::Timeline::default()).cycle_count(),
+                source::read_bytes_into(&data, gcscope::timeline::Timeline::default())
+                    .cycle_count(),
             )
         })
     });
-    let tl = trace::read_all(&data[..]).expect("in-memory read");
+    let tl = source::read_all(&data[..]).expect("in-memory read");
     g.bench_function("summaries", |b| {
         b.iter(|| {
             black_box(
                 tl.runs
                     .iter()
-                    .filter_map(RunSummary::of)
+                    .filter_map(Run::summary)
                     .map(|s| s.cycles)
                     .sum::<usize>(),
             )

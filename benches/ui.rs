@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gcscope::model::Event;
-use gcscope::trace;
+use gcscope::source;
 use gcscope::ui::app::{App, Pane};
 use gcscope::ui::view::{self, Theme};
 use ratatui::backend::TestBackend;
@@ -38,7 +38,7 @@ fn trace_text() -> Vec<u8> {
 
 fn load(text: &[u8]) -> App {
     let mut p = Pane::new("1M", false);
-    p.timeline = trace::read_all(text).expect("in memory");
+    p.timeline = source::read_all(text).expect("in memory");
     let mut app = App::new(vec![p]);
     app.apply(0, Event::End { error: None });
     app.refresh();

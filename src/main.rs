@@ -4,8 +4,7 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use gcscope::lab::{self, Shape};
 use gcscope::report::{self, Source};
-use gcscope::source::{LabControl, Spec};
-use gcscope::trace;
+use gcscope::source::{self, LabControl, Spec};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -404,7 +403,7 @@ fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {
         .map(|f| {
             Ok(Source {
                 name: f.display().to_string(),
-                timeline: trace::read_path_into(
+                timeline: source::read_path_into(
                     f,
                     gcscope::timeline::Timeline {
                         drop_cycles: !keep_cycles,

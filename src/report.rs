@@ -17,7 +17,7 @@ pub struct Source {
 
 impl Source {
     pub fn summaries(&self) -> Vec<RunSummary> {
-        crate::stats::summary::summarize(&self.timeline.runs)
+        crate::timeline::summarize(&self.timeline.runs)
     }
 }
 
@@ -178,7 +178,7 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
     let format_block = |b: usize, o: &mut String| {
         let from = b * BLOCK;
         for (k, run) in runs.iter().enumerate().skip(from).take(BLOCK) {
-            if let Some(summary) = RunSummary::of(run) {
+            if let Some(summary) = run.summary() {
                 run_text(o, numbers[k], &summary);
             }
         }
@@ -596,11 +596,11 @@ mod tests {
                 text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->{} MB, 5 MB goal, 2 P\n", r % 50);
             }
         }
-        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        let tl = crate::source::read_all(text.as_bytes()).unwrap();
         assert_eq!(tl.runs.len(), 1500);
         let mut expected = String::new();
         for (i, run) in tl.runs.iter().enumerate() {
-            run_text(&mut expected, i + 1, &RunSummary::of(run).unwrap());
+            run_text(&mut expected, i + 1, &run.summary().unwrap());
         }
         let mut got = Vec::new();
         write_runs_text(&tl.runs, &mut got).unwrap();

@@ -5,7 +5,7 @@
 use crate::model::Event;
 use crate::model::NoteKind;
 use crate::model::{Cycle, ScanStats};
-use crate::stats::summary::RunStats;
+use crate::stats::summary::{RunStats, RunSummary};
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Timeline {
@@ -48,6 +48,21 @@ pub struct Note {
 pub struct Problem {
     pub line: u64,
     pub reason: String,
+}
+
+impl Run {
+    /// The run's figures; `None` for a run without cycles.
+    pub fn summary(&self) -> Option<RunSummary> {
+        self.stats.summary(self.first_line, self.restart)
+    }
+}
+
+/// Summaries of many runs, on all cores when there are many. Order is kept.
+pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
+    crate::par::chunks(runs, 256, |_, part| {
+        part.iter().filter_map(Run::summary).collect::<Vec<_>>()
+    })
+    .concat()
 }
 
 impl Timeline {

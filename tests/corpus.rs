@@ -2,8 +2,8 @@
 //! agree with the corpus' own index, and the parsed CPU sums agree with the program's own
 //! runtime/metrics.
 
+use gcscope::source;
 use gcscope::timeline::Timeline;
-use gcscope::trace;
 use regex::bytes::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ fn all_traces() -> Vec<PathBuf> {
 }
 
 fn read(p: &Path) -> Timeline {
-    trace::read_path(p).expect("readable")
+    source::read_path(p).expect("readable")
 }
 
 fn cycle_lines(tl: &Timeline) -> BTreeSet<u64> {
@@ -340,13 +340,13 @@ fn gctrace2_page_scan_density_matches_the_index() {
         ("pointer", 1.0),
     ] {
         let tl = read(&root().join(format!("go/go1.27.3_greentea_{shape}_p2_gctrace2.log")));
-        let s = gcscope::stats::summary::RunSummary::of(&tl.runs[0]).unwrap();
+        let s = tl.runs[0].summary().unwrap();
         let scan = s.scan.expect("scan lines");
         assert_eq!(scan.collector, "green_tea");
         let d = scan.objects_per_span_visit.unwrap();
         assert!((d - expect).abs() < 0.05, "{shape}: {d}");
         let legacy = read(&root().join(format!("go/go1.27.3_legacy_{shape}_p2_gctrace2.log")));
-        let ls = gcscope::stats::summary::RunSummary::of(&legacy.runs[0]).unwrap();
+        let ls = legacy.runs[0].summary().unwrap();
         assert_eq!(ls.scan.unwrap().collector, "legacy");
     }
 }
@@ -357,8 +357,8 @@ fn gctrace2_page_scan_density_matches_the_index() {
 fn mapped_and_streamed_reads_agree() {
     for path in all_traces() {
         let bytes = std::fs::read(&path).unwrap();
-        let streamed = trace::read_all(&bytes[..]).unwrap();
-        let mapped = trace::read_bytes_into(&bytes, Timeline::default());
+        let streamed = source::read_all(&bytes[..]).unwrap();
+        let mapped = source::read_bytes_into(&bytes, Timeline::default());
         let name = path.display();
         assert_eq!(streamed.runs.len(), mapped.runs.len(), "{name}");
         for (a, b) in streamed.runs.iter().zip(&mapped.runs) {
@@ -419,9 +419,9 @@ fn pieces_read_side_by_side_agree_with_one_reader() {
                 drop_cycles,
                 ..Timeline::default()
             };
-            let whole = trace::read_all_into(&bytes[..], prepared()).unwrap();
+            let whole = source::read_all_into(&bytes[..], prepared()).unwrap();
             for pieces in [2, 3, 7, 16] {
-                let (tl, count) = trace::read_bytes_in_pieces(&bytes, prepared(), pieces);
+                let (tl, count) = source::read_bytes_in_pieces(&bytes, prepared(), pieces);
                 if let Some(d) = first_difference(&tl, &whole) {
                     panic!("{} in {pieces} pieces: {d}", path.display());
                 }
@@ -454,9 +454,9 @@ fn concatenated_logs_join_without_reading_again() {
             bytes.push(b'\n');
         }
     }
-    let whole = trace::read_all(&bytes[..]).unwrap();
+    let whole = source::read_all(&bytes[..]).unwrap();
     for pieces in [2, 5, 11] {
-        let (tl, count) = trace::read_bytes_in_pieces(&bytes, Timeline::default(), pieces);
+        let (tl, count) = source::read_bytes_in_pieces(&bytes, Timeline::default(), pieces);
         assert_eq!(first_difference(&tl, &whole), None, "{pieces} pieces");
         assert_eq!(count.read, pieces);
         assert_eq!(count.read_again, 0, "{pieces} pieces");

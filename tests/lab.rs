@@ -90,7 +90,7 @@ fn trace_out_round_trips_through_the_parser() {
         true
     });
     assert!(end.cycles >= 3);
-    let tl = gcscope::trace::read_bytes_into(&out, Default::default());
+    let tl = gcscope::source::read_bytes_into(&out, Default::default());
     assert!(tl.problems.is_empty(), "{:?}", tl.problems);
     assert_eq!(tl.runs.len(), 1);
     let read = &tl.runs[0].cycles;
@@ -203,8 +203,8 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
 #[test]
 fn a_live_switch_starts_a_fresh_labelled_run() {
     use gcscope::model::Event;
+    use gcscope::source::LabKnob;
     use gcscope::source::{spawn, LabControl};
-    use gcscope::ui::keys::Action;
     let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 3.0);
     c.checkmark = false;
     c.poison = false;
@@ -221,7 +221,7 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
                 Event::Cycle { run, .. } => {
                     cycles_in_run[run.min(1)] += 1;
                     if !switched {
-                        control.act(Action::LabWorkload);
+                        control.turn(LabKnob::NextWorkload);
                         switched = true;
                     }
                 }

@@ -1,8 +1,9 @@
 //! Properties: the Go-format printer and the parser agree, and no input makes a reader panic.
 
 use gcscope::model::{Clock, Cpu, Cycle, Go15Phases, LabStats};
+use gcscope::source;
 use gcscope::timeline::Timeline;
-use gcscope::trace::{self, format, parse};
+use gcscope::trace::{format, parse};
 use proptest::prelude::*;
 
 /// Durations as the runtime can print them: up to ~2 significant digits below 10 ms.
@@ -112,8 +113,8 @@ proptest! {
             text.push('\n');
             labs.push(lab);
         }
-        let streamed = trace::read_all(text.as_bytes()).unwrap();
-        let mapped = trace::read_bytes_into(text.as_bytes(), Timeline::default());
+        let streamed = source::read_all(text.as_bytes()).unwrap();
+        let mapped = source::read_bytes_into(text.as_bytes(), Timeline::default());
         prop_assert_eq!(streamed.runs.len(), mapped.runs.len());
         for (a, b) in streamed.runs.iter().zip(&mapped.runs) {
             prop_assert_eq!(&a.cycles, &b.cycles);
@@ -142,7 +143,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         let _ = parse::parse_line(&bytes);
-        let tl = trace::read_all(&bytes[..]).unwrap();
+        let tl = source::read_all(&bytes[..]).unwrap();
         prop_assert!(tl.ended.is_some());
     }
 
@@ -153,7 +154,7 @@ proptest! {
         let line = "gc 6 @0.458s 7%: 0.080+54+0.094 ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 0 MB stacks, 0 MB globals, 4 P";
         let cut = cut.min(line.len());
         let text = format!("{}{}\n{}\n", &line[..cut], junk, line);
-        let tl = trace::read_all(text.as_bytes()).unwrap();
+        let tl = source::read_all(text.as_bytes()).unwrap();
         // The intact second line is always read.
         prop_assert!(tl.runs.iter().flat_map(|r| &r.cycles).any(|c| c.line == 2 && c.num == 6));
         let first_seen = tl.runs.iter().flat_map(|r| &r.cycles).any(|c| c.line == 1)
@@ -173,7 +174,7 @@ fn invalid_utf8_does_not_stop_reading() {
     text.extend_from_slice(
         b"gc 2 @0.2s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n",
     );
-    let tl = trace::read_all(&text[..]).unwrap();
+    let tl = source::read_all(&text[..]).unwrap();
     assert_eq!(tl.cycle_count(), 2);
     assert_eq!(tl.output.len(), 1);
     assert!(tl.output[0].text.contains("program"));
@@ -186,7 +187,7 @@ fn a_huge_line_is_cut_and_reported() {
     text.extend_from_slice(
         b"gc 2 @0.2s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n",
     );
-    let tl = trace::read_all(&text[..]).unwrap();
+    let tl = source::read_all(&text[..]).unwrap();
     assert_eq!(tl.cycle_count(), 1);
     assert_eq!(tl.problems.len(), 1);
     assert!(
@@ -283,8 +284,8 @@ proptest! {
     #[test]
     fn pieces_read_like_one_reader(steps in proptest::collection::vec(step(), 1..160), pieces in 2usize..12) {
         let text = render(&steps);
-        let whole = trace::read_all(text.as_bytes()).unwrap();
-        let (tl, count) = trace::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        let whole = source::read_all(text.as_bytes()).unwrap();
+        let (tl, count) = source::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
         prop_assert!(count.read <= pieces);
         prop_assert_eq!(tl.runs.len(), whole.runs.len());
         for (a, b) in tl.runs.iter().zip(&whole.runs) {
@@ -313,10 +314,11 @@ fn a_huge_line_reads_the_same_in_pieces() {
             text.push('\n');
         }
     }
-    let whole = trace::read_all(text.as_bytes()).unwrap();
+    let whole = source::read_all(text.as_bytes()).unwrap();
     assert_eq!(whole.problems.len(), 1);
     for pieces in [2, 3, 5] {
-        let (tl, count) = trace::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        let (tl, count) =
+            source::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
         assert!(count.read > 1, "{pieces} pieces: {count:?}");
         assert!(tl == whole, "{pieces} pieces");
     }

@@ -3,6 +3,7 @@
 
 use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
 use gcscope::model::Event;
+use gcscope::source;
 use gcscope::trace;
 use gcscope::ui::app::{App, Pane};
 use gcscope::ui::keys::{self, Action};
@@ -19,7 +20,7 @@ fn path(name: &str) -> String {
 
 /// A pane fed with a trace's events, as a file source would.
 fn pane(name: &str) -> Pane {
-    let tl = trace::read_path(std::path::Path::new(&path(name))).unwrap();
+    let tl = source::read_path(std::path::Path::new(&path(name))).unwrap();
     let mut p = Pane::new(name, false);
     p.timeline = tl;
     p
@@ -161,7 +162,7 @@ fn a_40ms_pause_jumps_out() {
         ));
     }
     let mut p = Pane::new("swap.log", false);
-    p.timeline = trace::read_all(text.as_bytes()).unwrap();
+    p.timeline = source::read_all(text.as_bytes()).unwrap();
     let mut a = App::new(vec![p]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 140, 44);

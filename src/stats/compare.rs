@@ -194,10 +194,10 @@ mod tests {
 
     /// The one run of a trace's text.
     fn run(text: &str) -> RunSummary {
-        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        let tl = crate::source::read_all(text.as_bytes()).unwrap();
         assert!(tl.problems.is_empty(), "{:?}", tl.problems);
         assert_eq!(tl.runs.len(), 1);
-        RunSummary::of(&tl.runs[0]).unwrap()
+        tl.runs[0].summary().unwrap()
     }
 
     fn gc(n: u32, cpu: &str) -> String {

@@ -5,7 +5,6 @@
 use super::{median_u64, ms};
 use crate::model::ScanLine;
 use crate::model::{Cycle, GreenTeaCounts, LabStats};
-use crate::timeline::Run;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
@@ -134,11 +133,6 @@ pub struct ClassScan {
 }
 
 impl RunSummary {
-    /// `None` for a run without cycles.
-    pub fn of(run: &Run) -> Option<RunSummary> {
-        run.stats.summary(run.first_line, run.restart)
-    }
-
     /// Mean compulsory GC CPU per cycle, ms.
     pub fn compulsory_ms_per_cycle(&self) -> f64 {
         self.compulsory_cpu_ms / self.cycles as f64
@@ -582,14 +576,6 @@ pub fn histogram(values_ns: &[u64]) -> Histogram<u64> {
     h
 }
 
-/// Summaries of many runs, on all cores when there are many. Order is kept.
-pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
-    crate::par::chunks(runs, 256, |_, part| {
-        part.iter().filter_map(RunSummary::of).collect::<Vec<_>>()
-    })
-    .concat()
-}
-
 /// The same figures as `percentiles(&histogram(values))`, without building and walking a
 /// histogram: the value at each rank is selected in O(n) and reported as hdrhistogram's
 /// bucket edge for it. A log of thousands of short runs spent most of its summary time
@@ -760,9 +746,9 @@ mod tests {
             }
             text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
         }
-        let tl = crate::trace::read_all(text.as_bytes()).unwrap();
+        let tl = crate::source::read_all(text.as_bytes()).unwrap();
         assert!(tl.problems.is_empty(), "{:?}", tl.problems);
-        let s = RunSummary::of(&tl.runs[0]).unwrap();
+        let s = tl.runs[0].summary().unwrap();
         assert_eq!(s.format, "gcscope lab");
         assert!(s.scan.is_none());
         assert_eq!(

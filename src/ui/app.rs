@@ -2,8 +2,8 @@
 //! read `&App`.
 
 use super::keys::Action;
-use crate::model::Cycle;
-use crate::model::Event;
+use crate::model::{Cycle, Event};
+use crate::source::{LabControl, LabKnob};
 use crate::stats::compare::{self, Row};
 use crate::stats::summary::{RunStats, RunSummary};
 use crate::timeline::{Run, Timeline};
@@ -95,7 +95,7 @@ pub struct App {
     /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
     /// Live lab sources: where the lab keys send their switches.
-    pub lab: Option<crate::source::LabControl>,
+    pub lab: Option<LabControl>,
 }
 
 impl Pane {
@@ -285,7 +285,7 @@ impl App {
                 continue;
             };
             p.summary = if p.shown >= r.cycles.len() {
-                RunSummary::of(r)
+                r.summary()
             } else {
                 let (run, stats) = &mut p.replay_stats;
                 if *run != p.run || stats.cycles() > p.shown {
@@ -376,11 +376,16 @@ impl App {
                     Link::Time => Link::Index,
                 }
             }
-            Action::LabWorkload | Action::LabMarker | Action::LabGogcUp | Action::LabGogcDown => {
-                if let Some(lab) = &mut self.lab {
-                    lab.act(action);
-                }
-            }
+            Action::LabWorkload => self.turn_lab(LabKnob::NextWorkload),
+            Action::LabMarker => self.turn_lab(LabKnob::ToggleMarker),
+            Action::LabGogcUp => self.turn_lab(LabKnob::GogcUp),
+            Action::LabGogcDown => self.turn_lab(LabKnob::GogcDown),
+        }
+    }
+
+    fn turn_lab(&mut self, knob: LabKnob) {
+        if let Some(lab) = &mut self.lab {
+            lab.turn(knob);
         }
     }
 

@@ -1,0 +1,120 @@
+//! Sources: where events come from. For the dashboard each source runs on its own thread,
+//! decodes bytes into events and sends them in batches on a channel (`spawn`); the headless
+//! commands read a whole file or stream into a timeline (`read`). A source never touches the UI.
+
+mod follow;
+mod lab;
+pub mod read;
+
+pub use lab::{LabControl, LabKnob, LabSpec, Switch};
+pub use read::{
+    read_all, read_all_into, read_bytes_in_pieces, read_bytes_into, read_path, read_path_into,
+    Pieces,
+};
+
+use crate::model::Event;
+use crate::trace::Decoder;
+use std::io::Read;
+use std::path::PathBuf;
+use tokio::sync::mpsc::Sender;
+
+/// Events from source `.0`.
+pub type Batch = (usize, Vec<Event>);
+
+#[derive(Debug, Clone)]
+pub enum Spec {
+    /// A file read once.
+    File(PathBuf),
+    /// Standard input, as it arrives.
+    Stdin,
+    /// A file followed as it grows, like `tail -F`: survives truncation and rotation.
+    Follow(PathBuf),
+    /// Bytes built into the binary.
+    Embedded(&'static [u8]),
+    /// The lab collector, live; switches (from the dashboard's keys) restart it.
+    Lab(Box<LabSpec>),
+}
+
+impl Spec {
+    /// Cycles arrive over time (no replay).
+    pub fn live(&self) -> bool {
+        matches!(self, Spec::Stdin | Spec::Follow(_) | Spec::Lab(_))
+    }
+}
+
+/// Events are sent in batches of about this many.
+const BATCH: usize = 4096;
+
+/// Start a source on its own thread.
+pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
+    std::thread::spawn(move || {
+        let mut out = Out {
+            id,
+            tx,
+            buf: Vec::new(),
+        };
+        let result = match spec {
+            Spec::File(path) => match std::fs::File::open(&path) {
+                Ok(f) => read_to_end(f, &mut out),
+                Err(e) => Err(format!("cannot open {}: {e}", path.display())),
+            },
+            Spec::Stdin => read_to_end(std::io::stdin().lock(), &mut out),
+            Spec::Embedded(bytes) => read_to_end(bytes, &mut out),
+            Spec::Follow(path) => follow::follow(&path, &mut out),
+            Spec::Lab(spec) => {
+                lab::lab(&spec, &mut out);
+                Ok(())
+            }
+        };
+        out.push(Event::End {
+            error: result.err(),
+        });
+        out.flush();
+    });
+}
+
+pub(crate) struct Out {
+    id: usize,
+    tx: Sender<Batch>,
+    buf: Vec<Event>,
+}
+
+impl Out {
+    pub(crate) fn push(&mut self, e: Event) {
+        self.buf.push(e);
+        if self.buf.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    /// False once the dashboard has gone away.
+    pub(crate) fn flush(&mut self) -> bool {
+        if self.buf.is_empty() {
+            return !self.tx.is_closed();
+        }
+        self.tx
+            .blocking_send((self.id, std::mem::take(&mut self.buf)))
+            .is_ok()
+    }
+}
+
+pub(crate) fn read_to_end(mut r: impl Read, out: &mut Out) -> Result<(), String> {
+    let mut dec = Decoder::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                dec.push(&buf[..n], &mut |e| out.push(e));
+                // A live pipe shows what it has now, not when a batch fills.
+                if !out.flush() {
+                    return Ok(());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("read error: {e}")),
+        }
+    }
+    dec.finish(&mut |e| out.push(e));
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Reading gctrace from a file or a stream into a `Timeline`: the headless commands' source.
+//! A stream is read on one thread in bounded memory; a large file is mapped and read in pieces
+//! on all cores, joined into exactly the timeline one reader makes.
+
+use crate::model::Event;
+use crate::timeline::Timeline;
+use crate::trace::lines::{RawLine, DEFAULT_MAX_LINE};
+use crate::trace::reader::Reader;
+use crate::trace::Decoder;
+use anyhow::{Context, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// Read a whole stream into a timeline. I/O errors are returned; bad lines never are (they
+/// become problems in the timeline). A file is better read with `read_path`, which maps it
+/// and reads it on all cores.
+pub fn read_all(input: impl Read) -> std::io::Result<Timeline> {
+    read_all_into(input, Timeline::default())
+}
+
+/// `read_all` into a prepared timeline (e.g. one with `drop_cycles` set). One thread, in
+/// bounded memory: a stream is read a buffer at a time.
+pub fn read_all_into(mut input: impl Read, timeline: Timeline) -> std::io::Result<Timeline> {
+    let mut tl = timeline;
+    let mut decoder = Decoder::new();
+    let mut sink = |e| tl.apply(e);
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => decoder.push(&buf[..n], &mut sink),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    decoder.finish(&mut sink);
+    tl.apply(Event::End { error: None });
+    Ok(tl)
+}
+
+/// Bytes already in memory (a mapped file) into a timeline, one piece per core read side by
+/// side (see `read_bytes_in_pieces`).
+pub fn read_bytes_into(bytes: &[u8], timeline: Timeline) -> Timeline {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    read_bytes_in_pieces(bytes, timeline, cores.min(bytes.len() / MIN_PIECE)).0
+}
+
+/// Below this many bytes a piece is not worth a thread of its own.
+const MIN_PIECE: usize = 1 << 20;
+
+/// Read `bytes` cut into up to `pieces` consecutive pieces, each starting at a gc line and
+/// read on its own thread (classifying and building in one pass: handing parsed lines to
+/// another thread cost as much as parsing them). Each piece after the first is then joined to
+/// the reading before it when `Reader::join` finds its runs are the ones one reader of the
+/// whole input makes; otherwise (a line split across the cut, interleaved processes) it is
+/// read again on from there. Either way the timeline is the one a single reader makes: tests
+/// cut small inputs into many pieces and compare.
+pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> (Timeline, Pieces) {
+    let cuts = cut_before_gc_lines(bytes, pieces.max(1));
+    let drop_cycles = timeline.drop_cycles;
+    std::thread::scope(|scope| {
+        let mut later = Vec::new();
+        for (k, range) in cuts.iter().enumerate().skip(1) {
+            let piece = &bytes[range.clone()];
+            // Numbered from 1: how many lines come before is known only once they are read.
+            let thread = std::thread::Builder::new()
+                .name(format!("gcscope-read{k}"))
+                .spawn_scoped(scope, move || {
+                    let mut reader = Reader::for_piece();
+                    let mut tl = Timeline {
+                        drop_cycles,
+                        ..Timeline::default()
+                    };
+                    let lines = read_lines(piece, 1, &mut reader, &mut tl);
+                    (reader, tl, lines)
+                });
+            later.push((piece, thread));
+        }
+        let mut tl = timeline;
+        let mut reader = Reader::new();
+        let mut lines = read_lines(&bytes[cuts[0].clone()], 1, &mut reader, &mut tl);
+        let mut count = Pieces {
+            read: cuts.len(),
+            read_again: 0,
+        };
+        for (piece, thread) in later {
+            // A piece whose thread could not start is read here.
+            let read = thread.ok().map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            let joined = read.and_then(|(piece_reader, piece_tl, piece_lines)| {
+                let starts_with_cycle = piece_tl.runs.first().is_some_and(|r| r.first_line == 1);
+                let join = reader.join(piece_reader, starts_with_cycle, lines)?;
+                Some((join, piece_tl, piece_lines))
+            });
+            lines += match joined {
+                Some((join, piece_tl, piece_lines)) => {
+                    tl.append(piece_tl, &join.runs, join.restart, lines);
+                    piece_lines
+                }
+                None => {
+                    count.read_again += 1;
+                    read_lines(piece, lines + 1, &mut reader, &mut tl)
+                }
+            };
+        }
+        reader.finish(&mut |e| tl.apply(e));
+        tl.apply(Event::End { error: None });
+        (tl, count)
+    })
+}
+
+/// How `read_bytes_in_pieces` went: how many pieces the input was cut into (fewer than asked
+/// when there were not enough gc lines to cut at), and how many of them could not be joined
+/// and were read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pieces {
+    pub read: usize,
+    pub read_again: usize,
+}
+
+/// Classify and build the lines of `bytes`, the first numbered `first`; how many there were.
+fn read_lines(bytes: &[u8], first: u64, reader: &mut Reader, tl: &mut Timeline) -> u64 {
+    let mut sink = |e| tl.apply(e);
+    let mut start = 0;
+    let mut no = first;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        // The same cut as the streaming splitter: a huge line keeps its first bytes.
+        let kept = (end - start).min(DEFAULT_MAX_LINE);
+        let raw = RawLine {
+            no,
+            bytes: &bytes[start..start + kept],
+            dropped: (end - start - kept) as u64,
+        };
+        reader.line(raw, &mut sink);
+        no += 1;
+        start = end + 1;
+    }
+    no - first
+}
+
+/// Up to `n` consecutive ranges covering `bytes`, about equal, each after the first starting
+/// at a line that starts with `gc ` and a digit. Fewer when there are no such lines to cut at.
+fn cut_before_gc_lines(bytes: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let finder = memchr::memmem::Finder::new(b"\ngc ");
+    let mut cuts = vec![0];
+    for k in 1..n {
+        let from = (bytes.len() / n * k).max(cuts[cuts.len() - 1]);
+        let next = finder
+            .find_iter(&bytes[from..])
+            .map(|i| from + i + 1)
+            .find(|&at| bytes.get(at + 3).is_some_and(u8::is_ascii_digit));
+        match next {
+            Some(at) if at > cuts[cuts.len() - 1] => cuts.push(at),
+            _ => break,
+        }
+    }
+    cuts.push(bytes.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Files at least this large are mapped instead of read: no copy through a buffer.
+const MAP_AT_LEAST: u64 = 1 << 20;
+
+/// Read a file (or standard input for `-`) into a timeline.
+pub fn read_path(path: &Path) -> Result<Timeline> {
+    read_path_into(path, Timeline::default())
+}
+
+/// `read_path` into a prepared timeline.
+pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline> {
+    if path.as_os_str() == "-" {
+        return read_all_into(std::io::stdin().lock(), timeline).context("reading standard input");
+    }
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?;
+    if meta.is_file() && meta.len() >= MAP_AT_LEAST {
+        // SAFETY: the map is read-only and lives only for this call. Another process
+        // truncating the file meanwhile would fault (SIGBUS); a log being appended to is fine.
+        // A summary of a log being truncated under it is not a case we serve.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            return Ok(read_bytes_into(&map, timeline));
+        }
+    }
+    read_all_into(file, timeline).with_context(|| format!("reading {}", path.display()))
+}
