@@ -3,6 +3,7 @@
 //! Data flows one way: sources (`trace`, `lab`) -> `event::Event` -> state (`timeline::Timeline`) ->
 //! views (`ui` for the dashboard, `report` for the headless commands).
 
+pub mod fmt;
 pub mod lab;
 pub mod model;
 pub mod par;

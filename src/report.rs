@@ -1,5 +1,6 @@
 //! Headless views: `summary` and `compare` as text tables, JSON and CSV.
 
+use crate::fmt::{pct, spread_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{self, Row};
 use crate::stats::summary::RunSummary;
@@ -87,10 +88,6 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson {
         });
     }
     out
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |v| format!("{}%", Fixed(v * 100.0, 1)))
 }
 
 /// The readable `summary` table.
@@ -237,36 +234,6 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
         }
         Ok(())
     })
-}
-
-/// `{:.N}` (N <= 3) of a float, the same text, without the general float-formatting
-/// algorithm, which took most of a large summary's printing time: the value times 10^N is
-/// rounded in floating point, which picks the same digits as exact decimal rounding unless
-/// the value is within a hair of a tie (or large); those go to the exact algorithm.
-struct Fixed(f64, usize);
-
-impl std::fmt::Display for Fixed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const POW10: [u64; 4] = [1, 10, 100, 1000];
-        let Fixed(v, decimals) = *self;
-        if let Some(&pow) = POW10.get(decimals) {
-            let scaled = v * pow as f64;
-            // Below 1e9 the one rounding of `scaled` is off by less than 2e-7.
-            if v.is_sign_positive() && scaled < 1e9 {
-                let floor = scaled.floor();
-                let frac = scaled - floor;
-                if (frac - 0.5).abs() > 1e-6 {
-                    let n = floor as u64 + u64::from(frac > 0.5);
-                    return if decimals == 0 {
-                        write!(f, "{n}")
-                    } else {
-                        write!(f, "{}.{:0w$}", n / pow, n % pow, w = decimals)
-                    };
-                }
-            }
-        }
-        write!(f, "{v:.decimals$}")
-    }
 }
 
 fn run_text(o: &mut String, i: usize, r: &RunSummary) {
@@ -472,34 +439,6 @@ pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
     sources.iter().flat_map(|s| s.summaries()).collect()
 }
 
-/// `median [min-max]`, or the single value of one run.
-pub fn spread_text(s: &Option<Spread>) -> String {
-    match s {
-        Some(s) if s.n == 1 => fmt_num(s.median),
-        Some(s) => format!(
-            "{} [{}-{}]",
-            fmt_num(s.median),
-            fmt_num(s.min),
-            fmt_num(s.max)
-        ),
-        None => "n/a".into(),
-    }
-}
-
-/// Three significant digits, no exponent.
-pub fn fmt_num(v: f64) -> String {
-    let a = v.abs();
-    if a >= 100.0 || a == 0.0 {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
-    } else if a >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.3}")
-    }
-}
-
 pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     let c = compare_json(a, b);
     let mut o = String::new();
@@ -605,59 +544,5 @@ mod tests {
         let mut got = Vec::new();
         write_runs_text(&tl.runs, &mut got).unwrap();
         assert!(String::from_utf8(got).unwrap() == expected);
-    }
-
-    /// `Fixed` writes exactly what `{:.N}` writes: for ms values as summaries make them (ns
-    /// over 1e6, medians of two, shares), exact ties, huge, negative and odd values, and
-    /// random bit patterns.
-    #[test]
-    fn fixed_is_the_standard_format() {
-        let mut values = vec![
-            0.0,
-            -0.0,
-            0.0005,
-            0.0015,
-            0.0025,
-            1.0005,
-            2.5,
-            0.05,
-            0.15,
-            0.25,
-            999_999.999_5,
-            1e9,
-            1e12,
-            123_456.789_5,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            f64::NAN,
-            f64::INFINITY,
-            -1.25,
-        ];
-        for ns in (0..300_000u64)
-            .step_by(7)
-            .chain((0..60u32).map(|k| 10u64.pow(k % 19) + u64::from(k)))
-        {
-            values.push(ns as f64 / 1e6);
-            values.push((ns as f64 + 1.0) / 2e6);
-            values.push(ns as f64 / 1e9);
-            values.push(ns as f64 / 3e5 * 100.0);
-        }
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            values.push(f64::from_bits(x >> 2));
-            values.push((x % 10_000_000_000) as f64 / 1000.0);
-        }
-        for v in values {
-            for d in 0..=3 {
-                assert_eq!(
-                    Fixed(v, d).to_string(),
-                    format!("{v:.d$}"),
-                    "{v:e} with {d}"
-                );
-            }
-        }
     }
 }

@@ -40,11 +40,12 @@ prop_compose! {
         small in [0u64..1 << 20, 0u64..1 << 20],
         density_hist in proptest::collection::vec(any::<u64>(), 0..24),
         big: bool,
+        setup: bool,
     ) -> LabStats {
         let n = if big { n } else { [small[0], small[1], n[2] >> 40, n[3] >> 40, n[4] >> 30] };
         LabStats {
             objects_scanned: n[0], bytes_scanned: n[1], page_visits: n[2], objects_freed: n[3],
-            density_hist, thread_cpu: n[4],
+            density_hist, thread_cpu: n[4], setup,
         }
     }
 }

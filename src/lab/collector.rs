@@ -690,6 +690,7 @@ impl Gc {
                 objects_freed: freed,
                 density_hist: stats.hist.to_vec(),
                 thread_cpu: self.acct.thread_cpu_ns.load(Relaxed) + stw_cpu,
+                setup: false,
             })),
             ..Default::default()
         };

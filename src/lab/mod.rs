@@ -162,10 +162,13 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         let mut cum = CumCpu::default();
         let mut num = 1;
         let mut turn = Instant::now();
-        while let Some(result) = gc.cycle(&mut pacer, num, &mut cum) {
+        while let Some(mut result) = gc.cycle(&mut pacer, num, &mut cum) {
             end.checks.add(&result.checks);
             end.cycles = num;
             let setup = !shared.ready.load(Relaxed);
+            if let Some(l) = result.cycle.lab.as_deref_mut() {
+                l.setup = setup;
+            }
             let go_on = on_cycle(LabCycle { result, setup });
             if !go_on || cfg.max_cycles.is_some_and(|m| num >= m) {
                 break;

@@ -135,6 +135,9 @@ pub struct LabStats {
     pub density_hist: Vec<u64>,
     /// True thread CPU of all GC work (CLOCK_THREAD_CPUTIME_ID), beside the Go-style accounting.
     pub thread_cpu: Ns,
+    /// The workload was still building its long-lived heap: a warm-up cycle, counted but left
+    /// out of a run's figures (like a benchmark's warm-up), unless the run has nothing else.
+    pub setup: bool,
 }
 
 impl LabStats {

@@ -733,6 +733,7 @@ mod tests {
             objects_freed: 7,
             density_hist: hist.to_vec(),
             thread_cpu: 1_500_000,
+            setup: false,
         };
         let mut text = String::new();
         for (n, l) in [

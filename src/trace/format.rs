@@ -110,6 +110,9 @@ pub fn lab_line(l: &LabStats) -> String {
         }
         let _ = write!(s, "{n}");
     }
+    if l.setup {
+        s.push_str(" setup");
+    }
     s
 }
 
@@ -127,6 +130,7 @@ mod tests {
             objects_freed: 34567,
             density_hist: vec![10, 3, 2, 0, 1],
             thread_cpu: 12345678,
+            setup: false,
         };
         let text = lab_line(&l);
         assert_eq!(
@@ -143,6 +147,7 @@ mod tests {
                 objects_freed: u64::MAX,
                 density_hist: vec![u64::MAX],
                 thread_cpu: u64::MAX,
+                setup: true,
             },
             LabStats {
                 density_hist: vec![0],

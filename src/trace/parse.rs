@@ -482,8 +482,9 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
             density_hist.push(c.int_as("a histogram count")?);
         }
     }
+    let setup = c.opt(b" setup");
     if c.pos < body.len() {
-        return Err(c.err("the end of the line after the histogram"));
+        return Err(c.err("the end of the line after the histogram (or ` setup`)"));
     }
     Ok(LabStats {
         objects_scanned,
@@ -492,6 +493,7 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
         objects_freed,
         density_hist,
         thread_cpu,
+        setup,
     })
 }
 
@@ -994,6 +996,7 @@ mod tests {
                 objects_freed: 34567,
                 density_hist: vec![10, 3, 2, 0, 1],
                 thread_cpu: 12345678,
+                setup: false,
             }
         );
         // An empty histogram is `-`; the same prefix rules as `scan:` (indent, `>` quoting,

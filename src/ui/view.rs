@@ -3,8 +3,8 @@
 
 use super::app::{App, Link, Pane, SPEEDS};
 use super::keys;
+use crate::fmt::fmt_num;
 use crate::model::Cycle;
-use crate::report::fmt_num;
 use crate::trace::format;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -684,7 +684,7 @@ fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 }
 
 fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let spread = crate::report::spread_text;
+    let spread = crate::fmt::spread_text;
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "{:<26}{:>22}{:>22}{:>10}",
