@@ -1087,19 +1087,19 @@ mod tests {
                 with(" -,1"),
                 52,
                 false,
-                "the end of the line after the histogram",
+                "the end of the line after the histogram (or ` setup`)",
             ),
             (
                 with(" 6 extra"),
                 52,
                 false,
-                "the end of the line after the histogram",
+                "the end of the line after the histogram (or ` setup`)",
             ),
             (
                 with(" 6;7"),
                 52,
                 false,
-                "the end of the line after the histogram",
+                "the end of the line after the histogram (or ` setup`)",
             ),
         ] {
             let e = malformed(&line);
