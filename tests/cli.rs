@@ -367,9 +367,10 @@ fn lab_headless_ab_prints_the_comparison() {
     assert_eq!(err.matches("run ").count(), 4, "{err}");
 }
 
-/// `--trace-out` writes a file `summary` reads back as a lab run; a bad path is named.
+/// `--trace-out` writes a file `summary` reads back as the same lab run, with the same figures;
+/// a bad path is named.
 #[test]
-fn lab_trace_out_is_read_back_and_bad_paths_are_named() {
+fn lab_headless_and_summary_of_its_trace_agree_and_bad_paths_are_named() {
     let dir = std::env::temp_dir().join(format!("gcscope-cli-lab-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("lab.log");
@@ -387,13 +388,24 @@ fn lab_trace_out_is_read_back_and_bad_paths_are_named() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(json["workload"], "tree");
+    assert_eq!(json["lab"]["workload"], "tree");
     let s = gcscope(&["summary", "--json", f]);
     let sj: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
     let run = &sj["runs"][0];
     assert!(
         run["lab"]["objects_per_page_visit"].as_f64().unwrap() > 10.0,
         "{run}"
+    );
+    // One statistics engine: the run's figures are `summary`'s of the file, field for field.
+    let mut from_file = run.clone();
+    let fields = from_file.as_object_mut().unwrap();
+    assert_eq!(fields.remove("source").unwrap(), f);
+    assert_eq!(fields.remove("run").unwrap(), 1);
+    assert_eq!(json["run"], from_file);
+    assert!(
+        json["run"]["setup_cycles"].as_u64().is_some(),
+        "{}",
+        json["run"]
     );
     let bad = gcscope(&[
         "lab",

@@ -3,7 +3,7 @@
 //! GOGC 1-10 on both markers, and a negative control showing the oracle catches a collector
 //! without a write barrier.
 
-use gcscope::lab::{self, headless, Checks, Config, Marker, Shape};
+use gcscope::lab::{self, Checks, Config, Marker, Shape};
 use std::time::Duration;
 
 fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
@@ -85,7 +85,7 @@ fn trace_out_round_trips_through_the_parser() {
     let mut out: Vec<u8> = Vec::new();
     let mut cycles = Vec::new();
     let end = lab::run(&c, |lc| {
-        out.extend_from_slice(headless::trace_lines(&lc.result.cycle).as_bytes());
+        out.extend_from_slice(gcscope::trace::format::cycle_text(&lc.result.cycle).as_bytes());
         cycles.push(lc.result.cycle);
         true
     });
@@ -111,34 +111,6 @@ fn trace_out_round_trips_through_the_parser() {
     }
 }
 
-#[test]
-fn headless_json_carries_the_documented_keys() {
-    let mut c = cfg(Shape::Graph, Marker::Legacy, 100, 1.0);
-    c.checkmark = false;
-    let s = headless::run(&c, true, None).expect("run");
-    let v = serde_json::to_value(&s).expect("json");
-    for key in [
-        "marker",
-        "workload",
-        "cycles",
-        "gc_cpu_ms_per_cycle",
-        "compulsory_cpu_ms_per_cycle",
-        "mark_wall_ms_median",
-        "page_scan_density",
-        "idle_share",
-        "objects_freed",
-    ] {
-        assert!(v.get(key).is_some(), "missing {key}");
-    }
-    for key in ["p50", "p99", "max"] {
-        assert!(v["pause_ms"].get(key).is_some(), "missing pause_ms.{key}");
-    }
-    assert_eq!(v["marker"], "legacy");
-    assert!(s.objects_freed > 0);
-    assert!(s.gc_cpu_ms_per_cycle > 0.0);
-}
-
-/// The dashboard's lab source, per workload: every cycle event carries every lab field.
 #[test]
 fn lab_source_events_carry_every_lab_field_for_each_workload() {
     use gcscope::model::Event;

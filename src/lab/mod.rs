@@ -8,7 +8,6 @@
 
 pub mod checkmark;
 pub mod collector;
-pub mod headless;
 pub mod heap;
 pub mod mark;
 pub mod pacer;

@@ -3,7 +3,7 @@
 //! The lab prints its cycles with this, and the dashboard shows a cycle's line with it; the
 //! round trip with `parse.rs` is a property test.
 
-use crate::model::{Cycle, LabStats, Ns};
+use crate::model::{Cycle, LabStats, Ns, ScanCounts, ScanStats};
 use std::fmt::Write;
 
 /// The runtime's `fmtNSAsMS`: whole ms from 10 ms up, otherwise two significant digits with
@@ -112,6 +112,52 @@ pub fn lab_line(l: &LabStats) -> String {
     }
     if l.setup {
         s.push_str(" setup");
+    }
+    s
+}
+
+/// The `scan:` lines Go prints under gctrace=2 for these counters: the total, then one per
+/// size class (`L` for large objects).
+pub fn scan_lines(s: &ScanStats) -> String {
+    let mut out = format!("scan: total {}\n", scan_counts(&s.total));
+    for (size, c) in &s.classes {
+        let class = if *size == 0 {
+            "L".to_string()
+        } else {
+            format!("{size}B")
+        };
+        out.push_str(&format!("scan: class {class} {}\n", scan_counts(c)));
+    }
+    out
+}
+
+fn scan_counts(c: &ScanCounts) -> String {
+    match c.green_tea {
+        Some(g) => format!(
+            "{}+{}+{}={} objs, {}+{}={} spans",
+            g.sparse_objs,
+            g.span_objs_sparse,
+            g.span_objs_dense,
+            g.sparse_objs + g.span_objs_sparse + g.span_objs_dense,
+            g.spans_sparse,
+            g.spans_dense,
+            g.spans_sparse + g.spans_dense
+        ),
+        None => format!("{} objs", c.objs),
+    }
+}
+
+/// A cycle as trace text: the `lab:` line, the gc line, the `scan:` line.
+pub fn cycle_text(c: &Cycle) -> String {
+    let mut s = String::with_capacity(400);
+    if let Some(l) = &c.lab {
+        s.push_str(&lab_line(l));
+        s.push('\n');
+    }
+    s.push_str(&line(c));
+    s.push('\n');
+    if let Some(scan) = &c.scan {
+        s.push_str(&scan_lines(scan));
     }
     s
 }

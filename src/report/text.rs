@@ -1,94 +1,13 @@
-//! Headless views: `summary` and `compare` as text tables, JSON and CSV.
+//! The readable tables of `summary` and `compare`.
 
+use super::Source;
 use crate::fmt::{pct, spread_text, Fixed};
 use crate::model::NoteKind;
-use crate::stats::compare::{self, Row};
+use crate::stats::compare::Row;
 use crate::stats::summary::RunSummary;
 use crate::stats::Spread;
-use crate::timeline::{Run, Timeline};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use crate::timeline::Run;
 use std::fmt::Write;
-
-/// A timeline with the name it was read from.
-pub struct Source {
-    pub name: String,
-    pub timeline: Timeline,
-}
-
-impl Source {
-    pub fn summaries(&self) -> Vec<RunSummary> {
-        crate::timeline::summarize(&self.timeline.runs)
-    }
-}
-
-#[derive(Serialize)]
-pub struct SummaryJson {
-    pub runs: Vec<RunJson>,
-    pub problems: Vec<ProblemJson>,
-    pub notes: BTreeMap<&'static str, usize>,
-    pub sources: Vec<SourceJson>,
-}
-
-#[derive(Serialize)]
-pub struct RunJson {
-    pub source: String,
-    /// 1-based run number within its source.
-    pub run: usize,
-    #[serde(flatten)]
-    pub summary: RunSummary,
-}
-
-#[derive(Serialize)]
-pub struct ProblemJson {
-    pub source: String,
-    pub line: u64,
-    pub reason: String,
-}
-
-#[derive(Serialize)]
-pub struct SourceJson {
-    pub source: String,
-    pub runs: usize,
-    pub cycles: usize,
-    pub output_lines: usize,
-    pub problems: usize,
-}
-
-pub fn summary_json(sources: &[Source]) -> SummaryJson {
-    let mut out = SummaryJson {
-        runs: vec![],
-        problems: vec![],
-        notes: NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect(),
-        sources: vec![],
-    };
-    for s in sources {
-        let tl = &s.timeline;
-        for (i, summary) in s.summaries().into_iter().enumerate() {
-            out.runs.push(RunJson {
-                source: s.name.clone(),
-                run: i + 1,
-                summary,
-            });
-        }
-        out.problems.extend(tl.problems.iter().map(|p| ProblemJson {
-            source: s.name.clone(),
-            line: p.line,
-            reason: p.reason.clone(),
-        }));
-        for n in &tl.notes {
-            *out.notes.entry(n.kind.name()).or_default() += 1;
-        }
-        out.sources.push(SourceJson {
-            source: s.name.clone(),
-            runs: tl.runs.len(),
-            cycles: tl.cycle_count(),
-            output_lines: tl.output.len(),
-            problems: tl.problems.len(),
-        });
-    }
-    out
-}
 
 /// The readable `summary` table.
 pub fn summary_text(sources: &[Source]) -> String {
@@ -236,7 +155,7 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
     })
 }
 
-fn run_text(o: &mut String, i: usize, r: &RunSummary) {
+pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     let restart = r
         .restart
         .map(|(new, prev)| format!(", counter restarted: gc {new} after gc {prev}"))
@@ -357,90 +276,8 @@ fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     }
 }
 
-/// One row per cycle for spreadsheets.
-pub fn summary_csv(sources: &[Source]) -> String {
-    let mut o = String::from(
-        "source,run,cycle,line,at_s,gc_pct,forced,clock_sweep_term_ms,clock_mark_ms,clock_mark_term_ms,\
-cpu_sweep_term_ms,cpu_assist_ms,cpu_background_ms,cpu_idle_ms,cpu_mark_term_ms,pause_ms,gc_cpu_ms,\
-compulsory_cpu_ms,heap_start_mb,heap_end_mb,heap_live_mb,goal_mb,stacks_mb,globals_mb,procs,\
-scan_objects,objects_per_span_visit\n",
-    );
-    let opt = |v: Option<u64>| v.map(|b| (b >> 20).to_string()).unwrap_or_default();
-    for s in sources {
-        let name = csv_field(&s.name);
-        for (ri, run) in s.timeline.runs.iter().enumerate() {
-            for c in &run.cycles {
-                let ms = crate::stats::ms;
-                let _ = writeln!(
-                    o,
-                    "{name},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                    ri + 1,
-                    c.num,
-                    c.line,
-                    c.at as f64 / 1e9,
-                    c.cum_pct,
-                    c.forced,
-                    ms(c.clock.sweep_term),
-                    ms(c.mark_wall()),
-                    ms(c.clock.mark_term),
-                    ms(c.cpu.sweep_term),
-                    ms(c.cpu.assist),
-                    ms(c.cpu.background),
-                    ms(c.cpu.idle),
-                    ms(c.cpu.mark_term),
-                    ms(c.pause()),
-                    ms(c.gc_cpu()),
-                    ms(c.compulsory_cpu()),
-                    c.heap_start >> 20,
-                    c.heap_end >> 20,
-                    c.heap_live >> 20,
-                    opt(c.goal),
-                    opt(c.stacks),
-                    opt(c.globals),
-                    c.procs,
-                    c.scan.as_ref().map(|s| s.total.objs.to_string()).unwrap_or_default(),
-                    c.page_density().map(|d| format!("{d:.3}")).unwrap_or_default(),
-                );
-            }
-        }
-    }
-    o
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-#[derive(Serialize)]
-pub struct CompareJson {
-    pub a: Vec<String>,
-    pub b: Vec<String>,
-    pub a_runs: usize,
-    pub b_runs: usize,
-    pub metrics: Vec<Row>,
-}
-
-pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
-    let (sa, sb) = (all_runs(a), all_runs(b));
-    CompareJson {
-        a: a.iter().map(|s| s.name.clone()).collect(),
-        b: b.iter().map(|s| s.name.clone()).collect(),
-        a_runs: sa.len(),
-        b_runs: sb.len(),
-        metrics: compare::compare(&sa, &sb),
-    }
-}
-
-pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
-    sources.iter().flat_map(|s| s.summaries()).collect()
-}
-
 pub fn compare_text(a: &[Source], b: &[Source]) -> String {
-    let c = compare_json(a, b);
+    let c = super::compare_json(a, b);
     let mut o = String::new();
     let _ = writeln!(o, "A: {} ({} runs)", c.a.join(", "), c.a_runs);
     let _ = writeln!(o, "B: {} ({} runs)", c.b.join(", "), c.b_runs);
@@ -505,18 +342,6 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     }
     if c.a_runs < 4 || c.b_runs < 4 {
         let _ = writeln!(o, "(p-values need at least 4 runs a side)");
-    }
-    o
-}
-
-/// Per-run benchmark lines; `side: A` / `side: B` config lines let `benchstat -col side` split them.
-pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
-    let mut o = String::new();
-    for (side, sources) in [("A", a), ("B", b)] {
-        let _ = writeln!(o, "side: {side}");
-        for r in all_runs(sources) {
-            let _ = writeln!(o, "{}", compare::bench_line("GCTrace", &r));
-        }
     }
     o
 }

@@ -1,0 +1,338 @@
+//! `gcscope lab`: the GC lab live in the dashboard, or headless, one run or an A/B.
+
+use super::{print, print_json};
+use anyhow::Result;
+use clap::ValueEnum;
+use gcscope::lab::{self, Shape};
+use gcscope::report::{self, Source};
+use gcscope::source::LabControl;
+use std::io::Write;
+
+/// The lab's settings on the command line.
+#[derive(clap::Args, Clone)]
+pub struct LabArgs {
+    /// Heap shape to run.
+    #[arg(long, value_enum, default_value = "tree")]
+    workload: Shape,
+    /// Marking strategy: object by object (legacy) or page by page (Green Tea).
+    #[arg(long, value_enum)]
+    marker: Option<MarkerArg>,
+    /// GOGC: heap growth allowed over the live heap, percent.
+    #[arg(long, default_value_t = 100)]
+    gogc: u64,
+    /// GOMAXPROCS-like P slots.
+    #[arg(long, default_value_t = 2)]
+    procs: usize,
+    /// Random seed: same seed, same workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Heap size factor (1: about 10-80 MB live depending on the shape).
+    #[arg(long, default_value_t = 1.0)]
+    scale: f64,
+    /// Virtual arena size (touched only as the heap grows).
+    #[arg(long, default_value_t = 8192)]
+    arena_mb: u64,
+}
+
+impl Default for LabArgs {
+    /// The same values as the flags' defaults (a test checks they agree).
+    fn default() -> LabArgs {
+        LabArgs {
+            workload: Shape::Tree,
+            marker: None,
+            gogc: 100,
+            procs: 2,
+            seed: 1,
+            scale: 1.0,
+            arena_mb: 8192,
+        }
+    }
+}
+
+impl LabArgs {
+    pub fn config(&self, duration: Option<std::time::Duration>) -> lab::Config {
+        lab::Config {
+            shape: self.workload,
+            marker: self.marker.unwrap_or(MarkerArg::Greentea).into(),
+            // Go's GOGC is an int32; the lab has no GOGC=off.
+            gogc: self.gogc.clamp(1, i32::MAX as u64),
+            procs: self.procs.clamp(1, 64),
+            duration,
+            seed: self.seed,
+            scale: self.scale.clamp(1.0 / 64.0, 64.0),
+            arena_mb: self.arena_mb.max(64),
+            ..lab::Config::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, Default)]
+enum MarkerArg {
+    Legacy,
+    #[default]
+    Greentea,
+}
+
+impl From<MarkerArg> for lab::Marker {
+    fn from(m: MarkerArg) -> lab::Marker {
+        match m {
+            MarkerArg::Legacy => lab::Marker::Legacy,
+            MarkerArg::Greentea => lab::Marker::Greentea,
+        }
+    }
+}
+
+/// `5s`, `500ms`, `2m`, or plain seconds.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let (num, unit) = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((s, "s"), |i| s.split_at(i));
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a duration: {s:?} (try 5s, 500ms, 2m)"))?;
+    let secs = match unit {
+        "ms" => v / 1000.0,
+        "s" => v,
+        "m" => v * 60.0,
+        _ => return Err(format!("unknown unit in {s:?} (ms, s or m)")),
+    };
+    if !(0.0..=86_400.0).contains(&secs) {
+        return Err(format!("duration out of range: {s:?}"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+/// One marker, live in the dashboard; keys switch workload, marker and GOGC.
+pub fn live(args: &LabArgs) -> Result<()> {
+    let cfg = args.config(None);
+    let label = cfg.label();
+    let (control, specs) = LabControl::new(vec![cfg]);
+    gcscope::ui::run(
+        specs.into_iter().map(|s| (label.clone(), s)).collect(),
+        Some(control),
+    )
+}
+
+/// What a headless run reports beside the run's figures: its settings and the lab's own
+/// measurements (`--json`: `{"lab": ..., "run": ...}`; `run` is what `summary --json` reports
+/// for the run's `--trace-out` file, field for field).
+#[derive(serde::Serialize)]
+struct LabReport {
+    lab: LabRun,
+    run: Option<gcscope::stats::summary::RunSummary>,
+}
+
+#[derive(serde::Serialize)]
+struct LabRun {
+    workload: &'static str,
+    marker: &'static str,
+    gogc: u64,
+    procs: usize,
+    seed: u64,
+    scale: f64,
+    wall_s: f64,
+    /// Workload operations per second (trees built, map accesses, replacements).
+    ops_per_s: f64,
+    checks: lab::Checks,
+}
+
+/// One run, no dashboard: a line per cycle as it ends (stderr with `--json`), the trace file,
+/// then the run's figures from the same statistics engine as `summary`.
+pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Path>) -> Result<()> {
+    let mut file = match trace_out {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    // The run is read back from the trace text it writes, through the same reader as a Go
+    // trace: the figures are those `summary` reports for the `--trace-out` file, at the
+    // precision the text carries.
+    let mut timeline = gcscope::timeline::Timeline::default();
+    let mut decoder = gcscope::trace::Decoder::new();
+    let header = format!("# gcscope {}\n", cfg.label());
+    decoder.push(header.as_bytes(), &mut |e| timeline.apply(e));
+    if let Some(f) = file.as_mut() {
+        f.write_all(header.as_bytes())?;
+    }
+    let mut failed: Option<anyhow::Error> = None;
+    let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
+    let end = lab::run(cfg, |lc| {
+        let c = lc.result.cycle;
+        let text = gcscope::trace::format::cycle_text(&c);
+        let progress: &mut dyn Write = if json { &mut stderr } else { &mut stdout };
+        if let Err(e) = writeln!(progress, "{}", human_line(&c)) {
+            failed = Some(e.into());
+            return false;
+        }
+        if let Some(f) = file.as_mut() {
+            if let Err(e) = f.write_all(text.as_bytes()) {
+                failed = Some(anyhow::anyhow!("writing the trace file: {e}"));
+                return false;
+            }
+        }
+        decoder.push(text.as_bytes(), &mut |e| timeline.apply(e));
+        true
+    });
+    decoder.finish(&mut |e| timeline.apply(e));
+    drop((stdout, stderr));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if let Some(f) = file.as_mut() {
+        f.flush()?;
+    }
+    let wall = end.wall.as_secs_f64();
+    let report = LabReport {
+        lab: LabRun {
+            workload: cfg.shape.name(),
+            marker: cfg.marker.name(),
+            gogc: cfg.gogc,
+            procs: cfg.procs,
+            seed: cfg.seed,
+            scale: cfg.scale,
+            wall_s: wall,
+            ops_per_s: end.ops as f64 / wall.max(1e-9),
+            checks: end.checks.clone(),
+        },
+        run: timeline.runs.first().and_then(|r| r.summary()),
+    };
+    if json {
+        return print_json(&report);
+    }
+    let mut text = format!(
+        "\n{}: {} cycles in {:.1} s, {:.0} workload ops/s, checks {}\n",
+        cfg.label(),
+        end.cycles,
+        wall,
+        report.lab.ops_per_s,
+        if end.checks.clean() {
+            "clean".to_string()
+        } else {
+            format!("{:?}", end.checks)
+        }
+    );
+    if let Some(r) = &report.run {
+        report::run_text(&mut text, 1, r);
+    }
+    print(&text)
+}
+
+/// One line for a person watching a headless run.
+fn human_line(c: &gcscope::model::Cycle) -> String {
+    let mut s = gcscope::trace::format::line(c);
+    if let Some(l) = &c.lab {
+        s.push_str(&format!(
+            "  | {:.1} objs/page visit, {} freed{}",
+            l.density().unwrap_or(0.0),
+            l.objects_freed,
+            if l.setup { ", setup" } else { "" }
+        ));
+    }
+    if let Some(share) = c.idle_share() {
+        s.push_str(&format!(", idle {:.0}%", share * 100.0));
+    }
+    s
+}
+
+/// The two markers as A (legacy) and B (Green Tea), live, taking turns on the machine.
+pub fn ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
+    let turns = std::sync::Arc::new(lab::turns::Turns::new(
+        2,
+        std::time::Duration::from_millis(turn_ms.max(10)),
+    ));
+    let cfgs: Vec<lab::Config> = [lab::Marker::Legacy, lab::Marker::Greentea]
+        .into_iter()
+        .enumerate()
+        .map(|(side, marker)| {
+            let mut cfg = args.config(None);
+            cfg.marker = marker;
+            cfg.turns = Some((turns.clone(), side));
+            cfg
+        })
+        .collect();
+    let names: Vec<String> = cfgs.iter().map(|c| c.label()).collect();
+    let (control, specs) = LabControl::new(cfgs);
+    gcscope::ui::run(names.into_iter().zip(specs).collect(), Some(control))
+}
+
+/// Headless A/B: `runs` runs per side, alternating, then the same comparison as `compare`.
+pub fn ab_headless(
+    args: &LabArgs,
+    duration: std::time::Duration,
+    runs: usize,
+    json: bool,
+) -> Result<()> {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..runs.max(1) {
+        for marker in [lab::Marker::Legacy, lab::Marker::Greentea] {
+            let mut cfg = args.config(Some(duration));
+            cfg.marker = marker;
+            let mut tl = gcscope::timeline::Timeline::default();
+            tl.apply(gcscope::model::Event::RunStart {
+                run: 0,
+                line: 0,
+                restart: None,
+            });
+            let end = lab::run(&cfg, |lc| {
+                tl.apply(gcscope::model::Event::Cycle {
+                    run: 0,
+                    cycle: Box::new(lc.result.cycle),
+                });
+                true
+            });
+            eprintln!(
+                "{} run {}: {} cycles in {:.1} s",
+                cfg.label(),
+                i + 1,
+                end.cycles,
+                end.wall.as_secs_f64()
+            );
+            let side = if marker == lab::Marker::Legacy {
+                &mut a
+            } else {
+                &mut b
+            };
+            side.push(Source {
+                name: format!("{} run {}", cfg.label(), i + 1),
+                timeline: tl,
+            });
+        }
+    }
+    if json {
+        print_json(&report::compare_json(&a, &b))
+    } else {
+        print(&report::compare_text(&a, &b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    #[test]
+    fn lab_defaults_agree_with_the_flags() {
+        let cli = Cli::parse_from(["gcscope", "lab"]);
+        let Some(Command::Lab { args, .. }) = cli.command else {
+            panic!("not the lab command");
+        };
+        let (a, d) = (args.config(None), LabArgs::default().config(None));
+        assert_eq!(format!("{a:?}"), format!("{d:?}"));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("5s"), Ok(std::time::Duration::from_secs(5)));
+        assert_eq!(
+            parse_duration("250ms"),
+            Ok(std::time::Duration::from_millis(250))
+        );
+        assert_eq!(parse_duration("2"), Ok(std::time::Duration::from_secs(2)));
+        assert!(parse_duration("5h").is_err());
+        assert!(parse_duration("x").is_err());
+    }
+}

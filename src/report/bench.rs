@@ -1,0 +1,17 @@
+//! `compare --format bench`: Go benchmark lines for benchstat.
+
+use super::{all_runs, Source};
+use crate::stats::compare;
+use std::fmt::Write;
+
+/// Per-run benchmark lines; `side: A` / `side: B` config lines let `benchstat -col side` split them.
+pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
+    let mut o = String::new();
+    for (side, sources) in [("A", a), ("B", b)] {
+        let _ = writeln!(o, "side: {side}");
+        for r in all_runs(sources) {
+            let _ = writeln!(o, "{}", compare::bench_line("GCTrace", &r));
+        }
+    }
+    o
+}
