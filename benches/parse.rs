@@ -3,6 +3,8 @@
 //! The input is every `.log` under traces/go concatenated and repeated to 200,000 lines (the
 //! real mix of gc, scan:, pacer:, scav and program lines). Throughput is reported per line; the
 //! whole-command comparison with grep and Python is assets/bench/speed.sh.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gcscope::source;

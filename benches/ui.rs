@@ -1,5 +1,7 @@
 //! Dashboard speed with a 1,000,000-cycle trace: time to the first frame (read + summary +
 //! draw) and the time of one frame at 200x50, all cycles in view (downsampled).
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gcscope::model::Event;

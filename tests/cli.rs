@@ -1,4 +1,6 @@
 //! The binary as a user runs it: exit codes, messages, formats.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -1,6 +1,8 @@
 //! Every real trace under traces/: nothing that looks like a gc line is silently lost, counts
 //! agree with the corpus' own index, and the parsed CPU sums agree with the program's own
 //! runtime/metrics.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use gcscope::source;
 use gcscope::timeline::Timeline;

@@ -2,6 +2,8 @@
 //! every mark termination, end-of-mark invariants, poisoned frees, adversarial mutators at
 //! GOGC 1-10 on both markers, and a negative control showing the oracle catches a collector
 //! without a write barrier.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use gcscope::lab::{self, Checks, Config, Marker, Shape};
 use std::time::Duration;

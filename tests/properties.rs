@@ -1,4 +1,6 @@
 //! Properties: the Go-format printer and the parser agree, and no input makes a reader panic.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use gcscope::model::{Clock, Cpu, Cycle, Go15Phases, LabStats};
 use gcscope::source;

@@ -1,5 +1,7 @@
 //! The dashboard on ratatui's TestBackend: snapshots of what a person sees, every terminal
 //! size, and the real event loop driven with scripted input and an injected clock.
+// A test or bench that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
 
 use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
 use gcscope::model::Event;
