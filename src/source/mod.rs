@@ -15,7 +15,7 @@ pub use read::{
 use crate::model::Event;
 use crate::trace::Decoder;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tokio::sync::mpsc::Sender;
 
 /// Events from source `.0`.
@@ -42,6 +42,50 @@ impl Spec {
     }
 }
 
+/// Why a source stopped before its end. Shown in the dashboard's header and, by the headless
+/// commands, on stderr.
+#[derive(Debug)]
+pub enum SourceError {
+    Open {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl SourceError {
+    fn read(path: &Path, error: std::io::Error) -> SourceError {
+        SourceError::Read {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceError::Open { path, error } => {
+                write!(f, "cannot open {}: {error}", path.display())
+            }
+            SourceError::Read { path, error } => {
+                write!(f, "read error on {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SourceError::Open { error, .. } | SourceError::Read { error, .. } => Some(error),
+        }
+    }
+}
+
 /// Events are sent in batches of about this many.
 const BATCH: usize = 4096;
 
@@ -55,11 +99,11 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
         };
         let result = match spec {
             Spec::File(path) => match std::fs::File::open(&path) {
-                Ok(f) => read_to_end(f, &mut out),
-                Err(e) => Err(format!("cannot open {}: {e}", path.display())),
+                Ok(f) => read_to_end(f, &path, &mut out),
+                Err(e) => Err(SourceError::Open { path, error: e }),
             },
-            Spec::Stdin => read_to_end(std::io::stdin().lock(), &mut out),
-            Spec::Embedded(bytes) => read_to_end(bytes, &mut out),
+            Spec::Stdin => read_to_end(std::io::stdin().lock(), Path::new("-"), &mut out),
+            Spec::Embedded(bytes) => read_to_end(bytes, Path::new("(embedded)"), &mut out),
             Spec::Follow(path) => follow::follow(&path, &mut out),
             Spec::Lab(spec) => {
                 lab::lab(&spec, &mut out);
@@ -67,7 +111,7 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             }
         };
         out.push(Event::End {
-            error: result.err(),
+            error: result.err().map(|e| e.to_string()),
         });
         out.flush();
     });
@@ -98,7 +142,7 @@ impl Out {
     }
 }
 
-pub(crate) fn read_to_end(mut r: impl Read, out: &mut Out) -> Result<(), String> {
+fn read_to_end(mut r: impl Read, path: &Path, out: &mut Out) -> Result<(), SourceError> {
     let mut dec = Decoder::new();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
@@ -112,7 +156,7 @@ pub(crate) fn read_to_end(mut r: impl Read, out: &mut Out) -> Result<(), String>
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("read error: {e}")),
+            Err(e) => return Err(SourceError::read(path, e)),
         }
     }
     dec.finish(&mut |e| out.push(e));

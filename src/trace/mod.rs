@@ -31,6 +31,15 @@ impl Decoder {
         reader.finish(out);
     }
 
+    /// The input starts over (a followed file was truncated or replaced by another): a line
+    /// held back is read as it is, line numbers go on, and the next cycle starts a new run
+    /// whatever its number.
+    pub fn new_stream(&mut self, out: &mut impl FnMut(Event)) {
+        let reader = &mut self.reader;
+        self.lines.finish(|l| reader.line(l, out));
+        reader.new_stream(out);
+    }
+
     /// Physical lines seen so far.
     pub fn lines(&self) -> u64 {
         self.lines.lines()

@@ -47,6 +47,8 @@ const LAB_ORPHAN: &str = "lab: line with no gc line after it";
 struct Router {
     runs: Vec<RunTail>,
     current: Option<usize>,
+    /// Runs below this belong to an earlier stream and are never continued.
+    closed: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -92,7 +94,8 @@ impl Router {
             }
             // Interleaved processes: another recent run this cycle continues exactly. Only
             // the last few are searched: a log of thousands of short runs stays linear.
-            let recent = self.runs.len().saturating_sub(RECENT_RUNS)..self.runs.len();
+            let recent =
+                self.runs.len().saturating_sub(RECENT_RUNS).max(self.closed)..self.runs.len();
             if let Some(other) = recent.rev().find(|&r| continues(&self.runs[r])) {
                 return Routed::Run(other);
             }
@@ -231,6 +234,15 @@ impl Reader {
             self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
         }
         self.drop_lab(format_args!("the input ends"), out);
+    }
+
+    /// A new stream begins (see `Decoder::new_stream`): what is held is read as it is, and no
+    /// run so far can be continued.
+    pub fn new_stream(&mut self, out: &mut impl FnMut(Event)) {
+        self.finish(out);
+        self.router.current = None;
+        self.router.closed = self.router.runs.len();
+        self.last_cycle_run = None;
     }
 
     /// A held `lab:` line will get no cycle: report it at its own line.
