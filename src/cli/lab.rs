@@ -82,25 +82,22 @@ impl From<MarkerArg> for lab::Marker {
     }
 }
 
-/// `5s`, `500ms`, `2m`, or plain seconds.
+/// `5s`, `500ms`, `2m`, `1m 30s` (humantime), or plain seconds; at most 24 h.
 pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
-    let (num, unit) = s
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((s, "s"), |i| s.split_at(i));
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("not a duration: {s:?} (try 5s, 500ms, 2m)"))?;
-    let secs = match unit {
-        "ms" => v / 1000.0,
-        "s" => v,
-        "m" => v * 60.0,
-        _ => return Err(format!("unknown unit in {s:?} (ms, s or m)")),
+    const MAX: std::time::Duration = std::time::Duration::from_secs(86_400);
+    let d = match s.trim().parse::<f64>() {
+        // A plain number is seconds.
+        Ok(secs) if secs.is_finite() && secs >= 0.0 && secs <= MAX.as_secs_f64() => {
+            std::time::Duration::from_secs_f64(secs)
+        }
+        Ok(_) => return Err(format!("{s:?} is not between 0 and 24h")),
+        Err(_) => humantime::parse_duration(s.trim())
+            .map_err(|e| format!("not a duration: {s:?}: {e} (try 5s, 500ms, 2m)"))?,
     };
-    if !(0.0..=86_400.0).contains(&secs) {
-        return Err(format!("duration out of range: {s:?}"));
+    if d > MAX {
+        return Err(format!("{s:?} is longer than 24h"));
     }
-    Ok(std::time::Duration::from_secs_f64(secs))
+    Ok(d)
 }
 
 /// One marker, live in the dashboard; keys switch workload, marker and GOGC.
@@ -332,7 +329,13 @@ mod tests {
             Ok(std::time::Duration::from_millis(250))
         );
         assert_eq!(parse_duration("2"), Ok(std::time::Duration::from_secs(2)));
-        assert!(parse_duration("5h").is_err());
+        assert_eq!(
+            parse_duration("1m 30s"),
+            Ok(std::time::Duration::from_secs(90))
+        );
+        assert!(parse_duration("25h").is_err());
         assert!(parse_duration("x").is_err());
+        assert!(parse_duration("NaN").is_err());
+        assert!(parse_duration("-1").is_err());
     }
 }
