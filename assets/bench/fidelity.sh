@@ -44,21 +44,33 @@ echo
 python3 - "$out" <<'PY'
 import glob, json, statistics, sys
 out = sys.argv[1]
-keys = ["gc_cpu_ms_per_cycle", "thread_cpu_ms_per_cycle", "page_scan_density", "idle_share",
-        "mark_throughput_mb_per_cpu_s", "heap_live_mb_median", "cycles"]
+# Per-cycle means over the steady cycles (setup cycles are left out by the statistics engine).
+def figures(r):
+    run, n = r["run"], r["run"]["cycles"]
+    lab = run.get("lab") or {}
+    return {
+        "gc_cpu_ms_per_cycle": run["gc_cpu_ms"] / n,
+        "compulsory_cpu_ms_per_cycle": run["compulsory_cpu_ms"] / n,
+        "thread_cpu_ms_per_cycle": lab.get("thread_cpu_ms", 0) / max(lab.get("cycles_with_lab", 0), 1),
+        "page_scan_density": lab.get("objects_per_page_visit"),
+        "idle_share": run.get("idle_share"),
+        "cycles": n,
+    }
+keys = list(figures({"run": {"cycles": 1, "gc_cpu_ms": 0, "compulsory_cpu_ms": 0}}).keys())
 print("| shape | marker | " + " | ".join(keys) + " |")
 print("|---|---|" + "---|" * len(keys))
 for shape in ["tree", "map", "graph", "pointer", "scalar"]:
     for m in ["legacy", "greentea"]:
         runs = [json.load(open(f)) for f in sorted(glob.glob(f"{out}/lab_{shape}_{m}_r*.json"))]
+        figs = [figures(r) for r in runs]
         cells = []
         for k in keys:
-            v = [r[k] for r in runs if r.get(k) is not None]
+            v = [x[k] for x in figs if x.get(k) is not None]
             if not v:
                 cells.append("-")
                 continue
             f = lambda x: f"{x:.3g}"
             cells.append(f"{f(statistics.median(v))} [{f(min(v))}-{f(max(v))}]")
-        checks = all(all(x == 0 for x in r["checks"].values()) for r in runs)
+        checks = all(all(x == 0 for x in r["lab"]["checks"].values()) for r in runs)
         print(f"| {shape} | {m} | " + " | ".join(cells) + " |" + ("" if checks else " CHECKS FAILED"))
 PY
