@@ -66,9 +66,42 @@ pub fn fmt_num(v: f64) -> String {
     }
 }
 
+/// Text from outside (a file name, a path) made safe to print to a terminal: control
+/// characters (escape sequences could retitle or clear the user's terminal) are written as
+/// Rust escapes, `\u{1b}`; everything else is kept.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A path as `escape_controls` text.
+pub fn path(p: &std::path::Path) -> String {
+    escape_controls(&p.to_string_lossy()).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("traces/a b.log"), "traces/a b.log");
+        assert_eq!(
+            escape_controls("x\u{1b}]0;owned\u{7}\u{1b}[2J\ny\u{9b}z"),
+            "x\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\ny\\u{9b}z"
+        );
+        assert_eq!(path(std::path::Path::new("é/\tt")), "é/\\tt");
+    }
 
     /// `Fixed` writes exactly what `{:.N}` writes: for ms values as summaries make them (ns
     /// over 1e6, medians of two, shares), exact ties, huge, negative and odd values, and

@@ -421,3 +421,68 @@ fn lab_headless_and_summary_of_its_trace_agree_and_bad_paths_are_named() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("/no/such/dir/x.log"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Lab flags out of range are refused (clap's usage error, status 2) with the valid range named;
+/// nothing is clamped silently.
+#[test]
+fn lab_flags_out_of_range_name_the_valid_range() {
+    for (flag, value, range) in [
+        ("--procs", "0", "1 to 64"),
+        ("--procs", "1000", "1 to 64"),
+        ("--scale", "0", "to 64"),
+        ("--scale", "1e9", "to 64"),
+        ("--scale", "inf", "to 64"),
+        ("--scale", "NaN", "to 64"),
+        ("--gogc", "0", "1..=10000"),
+        ("--gogc", "99999999999", "1..=10000"),
+        ("--arena-mb", "99999999999", "64..=65536"),
+        ("--duration", "25h", "24h"),
+    ] {
+        let o = gcscope(&["lab", "--headless", flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(flag) && err.contains(range),
+            "{flag} {value}: {err}"
+        );
+    }
+    let o = gcscope(&["lab", "--headless", "--ab", "--runs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1..=1000"));
+}
+
+/// A file name holding terminal escape sequences is printed escaped by the text outputs and
+/// in error messages (it cannot retitle or clear the user's terminal); JSON keeps it as it is.
+#[test]
+fn control_characters_in_file_names_are_escaped_in_text() {
+    let dir = std::env::temp_dir().join(format!("gcscope-cli-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = dir.join("a\u{1b}]0;owned\u{7}\u{1b}[2J.log");
+    std::fs::copy(TREE_GT, &name).unwrap();
+    let n = name.to_str().unwrap();
+    for args in [
+        vec!["summary", n],
+        vec!["compare", n, "--", n],
+        vec!["summary", "--csv", n],
+    ] {
+        let o = gcscope(&args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(
+            !o.stdout.contains(&0x1b) && !o.stdout.contains(&7),
+            "{args:?}"
+        );
+        assert!(
+            stdout(&o).contains("a\\u{1b}]0;owned\\u{7}\\u{1b}[2J.log"),
+            "{args:?}"
+        );
+    }
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", n]).stdout).unwrap();
+    assert_eq!(j["runs"][0]["source"], n);
+    let missing = dir.join("gone\u{1b}[2J.log");
+    let o = gcscope(&["summary", missing.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(!o.stderr.contains(&0x1b));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("gone\\u{1b}[2J.log"));
+    std::fs::remove_dir_all(&dir).ok();
+}

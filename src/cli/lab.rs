@@ -17,20 +17,20 @@ pub struct LabArgs {
     /// Marking strategy: object by object (legacy) or page by page (Green Tea).
     #[arg(long, value_enum)]
     marker: Option<MarkerArg>,
-    /// GOGC: heap growth allowed over the live heap, percent.
-    #[arg(long, default_value_t = 100)]
+    /// GOGC: heap growth allowed over the live heap, percent (1-10000; the lab has no off).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     gogc: u64,
-    /// GOMAXPROCS-like P slots.
-    #[arg(long, default_value_t = 2)]
+    /// GOMAXPROCS-like P slots (1-64).
+    #[arg(long, default_value_t = 2, value_parser = procs_in_range)]
     procs: usize,
     /// Random seed: same seed, same workload.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Heap size factor (1: about 10-80 MB live depending on the shape).
-    #[arg(long, default_value_t = 1.0)]
+    /// Heap size factor, 1/64 to 64 (1: about 10-80 MB live depending on the shape).
+    #[arg(long, default_value_t = 1.0, value_parser = scale_in_range)]
     scale: f64,
-    /// Virtual arena size (touched only as the heap grows).
-    #[arg(long, default_value_t = 8192)]
+    /// Virtual arena size in MB, 64-65536 (address space; touched only as the heap grows).
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u64).range(64..=65_536))]
     arena_mb: u64,
 }
 
@@ -54,13 +54,13 @@ impl LabArgs {
         lab::Config {
             shape: self.workload,
             marker: self.marker.unwrap_or(MarkerArg::Greentea).into(),
-            // Go's GOGC is an int32; the lab has no GOGC=off.
-            gogc: self.gogc.clamp(1, i32::MAX as u64),
-            procs: self.procs.clamp(1, 64),
+            // The flags' ranges were checked when they were parsed.
+            gogc: self.gogc,
+            procs: self.procs,
             duration,
             seed: self.seed,
-            scale: self.scale.clamp(1.0 / 64.0, 64.0),
-            arena_mb: self.arena_mb.max(64),
+            scale: self.scale,
+            arena_mb: self.arena_mb,
             ..lab::Config::default()
         }
     }
@@ -79,6 +79,20 @@ impl From<MarkerArg> for lab::Marker {
             MarkerArg::Legacy => lab::Marker::Legacy,
             MarkerArg::Greentea => lab::Marker::Greentea,
         }
+    }
+}
+
+fn procs_in_range(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err(format!("{s:?} is not a whole number from 1 to 64")),
+    }
+}
+
+fn scale_in_range(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (1.0 / 64.0..=64.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number from 0.015625 (1/64) to 64")),
     }
 }
 
@@ -138,10 +152,9 @@ struct LabRun {
 /// then the run's figures from the same statistics engine as `summary`.
 pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Path>) -> Result<()> {
     let mut file = match trace_out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?,
-        )),
+        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
+            |e| anyhow::anyhow!("cannot create {}: {e}", gcscope::fmt::path(p)),
+        )?)),
         None => None,
     };
     // The run is read back from the trace text it writes, through the same reader as a Go
@@ -238,7 +251,7 @@ fn human_line(c: &gcscope::model::Cycle) -> String {
 pub fn ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
     let turns = std::sync::Arc::new(lab::turns::Turns::new(
         2,
-        std::time::Duration::from_millis(turn_ms.max(10)),
+        std::time::Duration::from_millis(turn_ms),
     ));
     let cfgs: Vec<lab::Config> = [lab::Marker::Legacy, lab::Marker::Greentea]
         .into_iter()
@@ -263,7 +276,7 @@ pub fn ab_headless(
     json: bool,
 ) -> Result<()> {
     let (mut a, mut b) = (Vec::new(), Vec::new());
-    for i in 0..runs.max(1) {
+    for i in 0..runs {
         for marker in [lab::Marker::Legacy, lab::Marker::Greentea] {
             let mut cfg = args.config(Some(duration));
             cfg.marker = marker;

@@ -76,11 +76,11 @@ enum Command {
         /// the two take turns on the machine; headless, runs go one after another.
         #[arg(long, conflicts_with = "marker")]
         ab: bool,
-        /// With --headless --ab: runs per side (alternating A, B, A, B...).
-        #[arg(long, default_value_t = 5, requires = "ab")]
-        runs: usize,
-        /// Shortest turn of a side in the live A/B (ms).
-        #[arg(long, default_value_t = 250)]
+        /// With --headless --ab: runs per side, 1-1000 (alternating A, B, A, B...).
+        #[arg(long, default_value_t = 5, requires = "ab", value_parser = clap::value_parser!(u16).range(1..=1000))]
+        runs: u16,
+        /// Shortest turn of a side in the live A/B, ms (10-10000).
+        #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(10..=10_000))]
         turn_ms: u64,
         /// No dashboard: print each cycle as it ends, statistics at the end.
         #[arg(long)]
@@ -133,7 +133,7 @@ pub fn run() -> Result<()> {
                         "--trace-out takes one run; for A/B traces run each marker with its own file"
                     );
                 }
-                lab::ab_headless(&args, duration, runs, json)
+                lab::ab_headless(&args, duration, usize::from(runs), json)
             }
         },
         Some(Command::Demo) => view::demo(),

@@ -24,11 +24,11 @@ pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
             Spec::Follow(f.clone())
         } else {
             if let Err(e) = std::fs::metadata(f) {
-                bail!("cannot open {}: {e}", f.display());
+                bail!("cannot open {}: {e}", gcscope::fmt::path(f));
             }
             Spec::File(f.clone())
         };
-        sources.push((f.display().to_string(), spec));
+        sources.push((gcscope::fmt::path(f).to_string(), spec));
     }
     gcscope::ui::run(sources, None)
 }

@@ -9,7 +9,8 @@ use serde::Serialize;
 /// One cycle. Times in ms, sizes in MB (whole MiB, as Go prints them).
 #[derive(Serialize)]
 struct Row<'a> {
-    source: &'a str,
+    /// The file name, control characters escaped as in every text output.
+    source: std::borrow::Cow<'a, str>,
     run: usize,
     cycle: u32,
     line: u64,
@@ -42,7 +43,7 @@ impl<'a> Row<'a> {
     fn new(source: &'a str, run: usize, c: &Cycle) -> Row<'a> {
         let mb = |v: Option<u64>| v.map(|b| b >> 20);
         Row {
-            source,
+            source: crate::fmt::escape_controls(source),
             run,
             cycle: c.num,
             line: c.line,

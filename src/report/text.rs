@@ -1,7 +1,7 @@
 //! The readable tables of `summary` and `compare`.
 
 use super::Source;
-use crate::fmt::{pct, spread_text, Fixed};
+use crate::fmt::{escape_controls, pct, spread_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::Row;
 use crate::stats::summary::RunSummary;
@@ -31,7 +31,7 @@ pub fn write_summary_text(
         let _ = writeln!(
             o,
             "{}: {} run{}, {} cycles, {} output lines, {} problems",
-            s.name,
+            escape_controls(&s.name),
             runs,
             if runs == 1 { "" } else { "s" },
             tl.cycle_count(),
@@ -279,8 +279,18 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
 pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     let c = super::compare_json(a, b);
     let mut o = String::new();
-    let _ = writeln!(o, "A: {} ({} runs)", c.a.join(", "), c.a_runs);
-    let _ = writeln!(o, "B: {} ({} runs)", c.b.join(", "), c.b_runs);
+    let _ = writeln!(
+        o,
+        "A: {} ({} runs)",
+        escape_controls(&c.a.join(", ")),
+        c.a_runs
+    );
+    let _ = writeln!(
+        o,
+        "B: {} ({} runs)",
+        escape_controls(&c.b.join(", ")),
+        c.b_runs
+    );
     // A side's cell names how many of its runs carry the figure when not all do.
     let cell = |s: &Option<Spread>, runs: usize| match s {
         Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", spread_text(s), x.n),

@@ -19,7 +19,7 @@ pub(super) fn follow(path: &Path, out: &mut Out) -> Result<(), SourceError> {
             Err(_) => {
                 out.push(Event::Output {
                     line: 0,
-                    text: format!("gcscope: waiting for {} to appear", path.display()),
+                    text: format!("gcscope: waiting for {} to appear", crate::fmt::path(path)),
                 });
                 if !out.flush() {
                     return Ok(());
@@ -49,7 +49,7 @@ pub(super) fn follow(path: &Path, out: &mut Out) -> Result<(), SourceError> {
                                 line: 0,
                                 text: format!(
                                     "gcscope: {} was deleted; waiting for it to appear again",
-                                    path.display()
+                                    crate::fmt::path(path)
                                 ),
                             });
                         }
@@ -81,7 +81,7 @@ pub(super) fn follow(path: &Path, out: &mut Out) -> Result<(), SourceError> {
                     line: 0,
                     text: format!(
                         "gcscope: {} was {}; reading it from the start as a new run",
-                        path.display(),
+                        crate::fmt::path(path),
                         if replaced { "replaced" } else { "truncated" }
                     ),
                 });

@@ -69,10 +69,10 @@ impl std::fmt::Display for SourceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SourceError::Open { path, error } => {
-                write!(f, "cannot open {}: {error}", path.display())
+                write!(f, "cannot open {}: {error}", crate::fmt::path(path))
             }
             SourceError::Read { path, error } => {
-                write!(f, "read error on {}: {error}", path.display())
+                write!(f, "read error on {}: {error}", crate::fmt::path(path))
             }
         }
     }

@@ -174,11 +174,11 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline> {
     if path.as_os_str() == "-" {
         return read_all_into(std::io::stdin().lock(), timeline).context("reading standard input");
     }
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot open {}", crate::fmt::path(path)))?;
     let meta = file
         .metadata()
-        .with_context(|| format!("reading {}", path.display()))?;
+        .with_context(|| format!("reading {}", crate::fmt::path(path)))?;
     if meta.is_file() && meta.len() >= MAP_AT_LEAST {
         // SAFETY: the map is read-only and lives only for this call. Another process
         // truncating the file meanwhile would fault (SIGBUS); a log being appended to is fine.
@@ -187,5 +187,5 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline> {
             return Ok(read_bytes_into(&map, timeline));
         }
     }
-    read_all_into(file, timeline).with_context(|| format!("reading {}", path.display()))
+    read_all_into(file, timeline).with_context(|| format!("reading {}", crate::fmt::path(path)))
 }
