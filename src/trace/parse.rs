@@ -164,12 +164,35 @@ pub fn gc_space_offsets(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
     GC_SPACE.find_iter(line)
 }
 
-/// `gc N @` or `gc #N @`: the start of a gc line, which must then parse or be reported.
+/// `gc N @` or `gc #N @` (N any number of digits, whatever precedes `gc`): the start of a gc
+/// line, which must then parse or be reported.
 fn looks_like_gc(line: &[u8], start: usize) -> bool {
     let mut c = Cursor::new(line, start);
     c.lit(b"gc").is_ok() && c.ws().is_ok() && {
         c.opt(b"#");
-        c.int().is_ok() && c.ws().is_ok() && c.peek() == Some(b'@')
+        c.digits().1 > 0 && c.ws().is_ok() && c.peek() == Some(b'@')
+    }
+}
+
+/// Where gc lines start in a physical line after its first byte: every `gc N @`. A line holds
+/// more than one thing when the runtime's writes were spliced (`scav ...,gc 3529 @...`, a gc
+/// line cut short and the next one after it, two gc lines on one line); the reader reads each
+/// part on its own, so that every gc line is a cycle or a problem.
+pub fn later_gc_starts(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    GC.find_iter(line)
+        .filter(move |&at| at > 0 && looks_like_gc(line, at))
+}
+
+/// `parse_line` of `line[from..]`, with the positions it reports counted from the start of
+/// the physical line.
+pub fn parse_part(line: &[u8], from: usize) -> Line {
+    match parse_line(&line[from..]) {
+        Line::Malformed(mut e) => {
+            e.pos += from;
+            e.start += from;
+            Line::Malformed(e)
+        }
+        other => other,
     }
 }
 

@@ -15,7 +15,9 @@
 //!   another lab line comes first, when the next gc line does not parse, or at the end.
 
 use super::lines::RawLine;
-use super::parse::{gc_head, gc_space_offsets, parse_cycle, parse_line, Line, LineKind};
+use super::parse::{
+    gc_head, gc_space_offsets, later_gc_starts, parse_cycle, parse_line, parse_part, Line, LineKind,
+};
 use crate::model::Event;
 use crate::model::NoteKind;
 use crate::model::{Cycle, LabStats};
@@ -198,8 +200,45 @@ impl Reader {
 
     /// Feed one physical line; events go to `out`.
     pub fn line(&mut self, raw: RawLine<'_>, out: &mut impl FnMut(Event)) {
-        let parsed = parse_line(raw.bytes);
-        self.classified(raw, parsed, out);
+        let mut later = later_gc_starts(raw.bytes).peekable();
+        if later.peek().is_none() {
+            let parsed = parse_line(raw.bytes);
+            return self.classified(raw, parsed, out);
+        }
+        // Several things on one line: each part from a gc start to the next is read on its
+        // own. A line held for stitching is resolved against the whole line first.
+        let cuts: Vec<usize> = later.collect();
+        if let Some(p) = self.pending.take() {
+            if self.try_stitch(&p, raw.bytes, raw.no, out) {
+                return;
+            }
+            self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+        }
+        if raw.dropped > 0 {
+            out(Event::Problem {
+                line: raw.no,
+                reason: too_long(raw.bytes.len(), raw.dropped),
+            });
+        }
+        let mut from = 0;
+        for &to in &cuts {
+            let part = parse_part(&raw.bytes[..to], from);
+            self.emit_line(raw.no, &raw.bytes[from..to], part, 0, out);
+            from = to;
+        }
+        let last = parse_part(raw.bytes, from);
+        let rest = &raw.bytes[from..];
+        if raw.dropped > 0 {
+            // Cut short: never a head to join with the next line.
+            self.emit_line(raw.no, rest, last, 0, out);
+        } else {
+            let rest = RawLine {
+                no: raw.no,
+                bytes: rest,
+                dropped: 0,
+            };
+            self.classified(rest, last, out);
+        }
     }
 
     /// Feed one physical line already classified by `parse_line` (which is stateless, so a
@@ -304,11 +343,7 @@ impl Reader {
         if dropped > 0 {
             out(Event::Problem {
                 line: no,
-                reason: format!(
-                    "line is {} bytes long; only the first {} were read",
-                    bytes.len() as u64 + dropped,
-                    bytes.len()
-                ),
+                reason: too_long(bytes.len(), dropped),
             });
         }
         match parsed {
@@ -405,6 +440,13 @@ fn stitch_head(line: &[u8]) -> Option<std::ops::Range<usize>> {
         .filter_map(|s| gc_head(line, s).map(|end| s..end))
         .filter(|r| r.len() >= 3)
         .max_by_key(|r| (r.len(), std::cmp::Reverse(r.start)))
+}
+
+fn too_long(kept: usize, dropped: u64) -> String {
+    format!(
+        "line is {} bytes long; only the first {kept} were read",
+        kept as u64 + dropped
+    )
 }
 
 fn text(bytes: &[u8]) -> String {
