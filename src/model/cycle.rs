@@ -193,7 +193,10 @@ impl Cycle {
 
     /// Heap at end minus goal (positive: the cycle overshot its goal).
     pub fn overshoot(&self) -> Option<i64> {
-        self.goal.map(|g| self.heap_end as i64 - g as i64)
+        // In i128: sizes are u64 bytes read from text and may be anything.
+        let diff = |g: u64| i128::from(self.heap_end) - i128::from(g);
+        self.goal
+            .map(|g| diff(g).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
     }
 
     /// Objects per page visit, from the lab or from `gctrace=2` Green Tea counters.

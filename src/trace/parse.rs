@@ -11,6 +11,13 @@ use crate::model::{
 use memchr::memmem::{self, Finder};
 use std::sync::LazyLock;
 
+/// The largest phase time (wall clock or CPU) a gc line may carry: 2^53 ns, 104 days. A line
+/// with a larger one is a problem, not a cycle: the policy that keeps every figure exact. A
+/// cycle's derived sums (pause, GC CPU, mark CPU: at most ten phases) then fit a u64 with room
+/// to spare, and a run's sums over its cycles saturate rather than wrap (`stats`), which takes
+/// over two thousand cycles of 104 days each.
+pub const MAX_PHASE_NS: Ns = 1 << 53;
+
 // Built once: constructing a searcher per line showed up in profiles of large traces.
 static GC: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gc"));
 static GC_SPACE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gc "));
@@ -678,10 +685,17 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
-    /// Milliseconds as printed by the runtime's `fmtNSAsMS`, to ns.
+    /// Milliseconds as printed by the runtime's `fmtNSAsMS`, to ns; at most `MAX_PHASE_NS`
+    /// (see there), so that every sum of a cycle's phases is exact.
     #[inline(always)]
     fn ms(&mut self, what: &'static str) -> Result<Ns, ParseError> {
-        self.decimal(6, what)
+        let from = self.pos;
+        let v = self.decimal(6, what)?;
+        if v > MAX_PHASE_NS {
+            self.pos = from;
+            return Err(self.err("a phase time below 2^53 ns (104 days)"));
+        }
+        Ok(v)
     }
 
     /// `a+b+c` (1 to 5 values): the values and how many there were.
@@ -1171,5 +1185,28 @@ mod tests {
         let line = b"gc 10 @2.216s 38%[gcwork] progress #127";
         assert_eq!(gc_head(line, 0), Some(17));
         assert_eq!(gc_head(b"gc [gcwork] progress", 0), Some(3));
+    }
+
+    /// A phase time whose sums could not be exact is a problem at its column (issue: a line
+    /// of 18446744073709 ms phases was accepted and its pause wrapped to 1.9 ms).
+    #[test]
+    fn phase_times_over_the_limit_are_refused() {
+        let line = |t: &str| {
+            format!("gc 1 @1.2s 5%: {t}+1+{t} ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 4 P")
+        };
+        let Line::Malformed(e) = parse_line(line("18446744073709").as_bytes()) else {
+            panic!("accepted");
+        };
+        assert_eq!(e.pos, 15);
+        assert!(e.reason().contains("below 2^53 ns"), "{}", e.reason());
+        // 2^53 ns itself is 9007199254.740992 ms: the largest accepted value.
+        let Line::Cycle { cycle, .. } = parse_line(line("9007199254.740992").as_bytes()) else {
+            panic!("refused");
+        };
+        assert_eq!(cycle.pause(), 2 * MAX_PHASE_NS);
+        assert!(matches!(
+            parse_line(line("9007199254.740993").as_bytes()),
+            Line::Malformed(_)
+        ));
     }
 }
