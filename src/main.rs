@@ -13,7 +13,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     if let Err(e) = cli::run() {
-        eprintln!("gcscope: {e:#}");
-        std::process::exit(1);
+        std::process::exit(cli::report_error(&e));
     }
 }

@@ -486,3 +486,78 @@ fn control_characters_in_file_names_are_escaped_in_text() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("gone\\u{1b}[2J.log"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `gcscope lab --headless | head -1`: the reader goes away after one line; gcscope ends
+/// quietly with 141 (a shell's status for a tool stopped by SIGPIPE), its lab threads with it.
+/// Output to a full disk is an error that says so, status 1.
+#[test]
+fn closed_pipes_and_full_disks_end_commands_cleanly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args([
+            "lab",
+            "--headless",
+            "--duration",
+            "60s",
+            "--scale",
+            "0.0625",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("gc 1 @"), "{first}");
+    // The pipe is closed here (the reader is dropped): the next cycle's line fails.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("gcscope did not exit after its output closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(141));
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.is_empty(), "{err}");
+
+    if std::path::Path::new("/dev/full").exists() {
+        for args in [
+            vec!["summary", TREE_GT],
+            vec!["summary", "--json", TREE_GT],
+            vec!["summary", "--csv", TREE_GT],
+            vec!["compare", TREE_GT, "--", TREE_LEGACY],
+            vec![
+                "lab",
+                "--headless",
+                "--duration",
+                "300ms",
+                "--scale",
+                "0.0625",
+            ],
+        ] {
+            let o = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+                .args(&args)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .stdout(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open("/dev/full")
+                        .unwrap(),
+                )
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("No space left on device"), "{args:?}: {err}");
+        }
+    }
+}

@@ -174,7 +174,7 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
         let text = gcscope::trace::format::cycle_text(&c);
         let progress: &mut dyn Write = if json { &mut stderr } else { &mut stdout };
         if let Err(e) = writeln!(progress, "{}", human_line(&c)) {
-            failed = Some(e.into());
+            failed = Some(anyhow::Error::new(e).context("writing the output"));
             return false;
         }
         if let Some(f) = file.as_mut() {
@@ -293,7 +293,9 @@ pub fn ab_headless(
                 });
                 true
             });
-            eprintln!(
+            // Progress only: a closed stderr does not stop the A/B.
+            let _ = writeln!(
+                std::io::stderr(),
                 "{} run {}: {} cycles in {:.1} s",
                 cfg.label(),
                 i + 1,

@@ -172,11 +172,25 @@ pub(crate) fn write_stdout(
     write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
 ) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    match write(&mut out).and_then(|_| out.flush()) {
-        // A closed pipe (`| head`) is the reader's choice, not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
+    write(&mut out)
+        .and_then(|_| out.flush())
+        .map_err(|e| anyhow::Error::new(e).context("writing the output"))
+}
+
+/// Says what went wrong, on stderr, and gives the exit status. Output lost to a closed pipe
+/// (`| head`) ends quietly with 141, the status a shell reports for a tool SIGPIPE stopped, as
+/// `yes | head` does; any other failure (a full disk: `> /dev/full`) is named, status 1.
+pub fn report_error(e: &anyhow::Error) -> i32 {
+    let broken_pipe = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return 141;
     }
+    // Stderr may be gone too; then there is no one to tell.
+    let _ = writeln!(std::io::stderr(), "gcscope: {e:#}");
+    1
 }
 
 pub(crate) fn print_json(v: &impl serde::Serialize) -> Result<()> {

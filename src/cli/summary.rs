@@ -11,7 +11,12 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
     let printed = if json {
         print_json(&report::summary_json(&sources))
     } else if csv {
-        write_stdout(|out| report::write_summary_csv(&sources, out).map_err(std::io::Error::from))
+        write_stdout(|out| {
+            report::write_summary_csv(&sources, out).map_err(|e| match e.into_kind() {
+                csv::ErrorKind::Io(io) => io,
+                other => std::io::Error::other(format!("{other:?}")),
+            })
+        })
     } else {
         write_stdout(|out| report::write_summary_text(&sources, out))
     };
