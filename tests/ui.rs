@@ -240,10 +240,11 @@ async fn the_event_loop_applies_events_and_keys() {
     ]);
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let app = App::new(vec![Pane::new("tree", false)]);
-    let app = gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME)
-        .await
-        .unwrap();
-    assert!(app.quit);
+    let (app, signal) =
+        gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME)
+            .await
+            .unwrap();
+    assert!(app.quit && signal.is_none());
     assert_eq!(app.panes[0].timeline.cycle_count(), 61);
     assert_eq!(app.panes[0].selected().unwrap().num, 40);
 }

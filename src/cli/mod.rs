@@ -188,6 +188,9 @@ pub fn report_error(e: &anyhow::Error) -> i32 {
     if broken_pipe {
         return 141;
     }
+    if let Some(gcscope::ui::Interrupted(signal)) = e.downcast_ref() {
+        return 128 + signal;
+    }
     // Stderr may be gone too; then there is no one to tell.
     let _ = writeln!(std::io::stderr(), "gcscope: {e:#}");
     1

@@ -23,7 +23,16 @@ pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
         } else if follow {
             Spec::Follow(f.clone())
         } else {
-            if let Err(e) = std::fs::metadata(f) {
+            // Said before the dashboard opens: a file that cannot be read (missing, no
+            // permission, a directory) would otherwise show an empty dashboard.
+            let readable = std::fs::File::open(f).and_then(|file| {
+                if file.metadata()?.is_dir() {
+                    Err(std::io::Error::other("it is a directory"))
+                } else {
+                    Ok(())
+                }
+            });
+            if let Err(e) = readable {
                 bail!("cannot open {}: {e}", gcscope::fmt::path(f));
             }
             Spec::File(f.clone())

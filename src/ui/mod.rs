@@ -44,7 +44,8 @@ pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>)
         }
         drop(tx);
         // `init` installs a panic hook that restores the terminal before the panic message;
-        // the guard restores it on every other way out (quit, error, SIGTERM, Ctrl-C).
+        // the guard restores it on every other way out (quit, error, Ctrl-C, and SIGINT,
+        // SIGTERM, SIGHUP or SIGQUIT, which end the loop).
         let mut terminal = ratatui::init();
         let _guard = Restore;
         let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
@@ -63,8 +64,85 @@ pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>)
             view::Theme::from_env(),
         )
         .await
-        .map(|_| ())
     })
+    .and_then(|(app, signal)| {
+        if let Some(signal) = signal {
+            return Err(Interrupted(signal).into());
+        }
+        // Every source failed and nothing was read: the dashboard showed why; the status
+        // says so too.
+        let failed: Vec<String> = app
+            .panes
+            .iter()
+            .filter_map(|p| match &p.timeline.ended {
+                Some(Some(e)) if p.timeline.cycle_count() == 0 => Some(e.clone()),
+                _ => None,
+            })
+            .collect();
+        if !failed.is_empty() && failed.len() == app.panes.len() {
+            bail!("nothing could be read: {}", failed.join("; "));
+        }
+        Ok(())
+    })
+}
+
+/// The dashboard was ended by a signal (its number): the terminal was restored; the caller
+/// exits with 128 + the number, as a shell reports a process the signal stopped.
+#[derive(Debug)]
+pub struct Interrupted(pub i32);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "stopped by signal {}", self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The signals that end the dashboard: each restores the terminal on its way out (the default
+/// action of SIGINT, SIGHUP and SIGQUIT would leave it raw, in the alternate screen).
+struct Signals {
+    #[cfg(unix)]
+    streams: Vec<(i32, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let mut streams = Vec::new();
+            for (n, kind) in [
+                (libc::SIGINT, SignalKind::interrupt()),
+                (libc::SIGTERM, SignalKind::terminate()),
+                (libc::SIGHUP, SignalKind::hangup()),
+                (libc::SIGQUIT, SignalKind::quit()),
+            ] {
+                streams.push((n, signal(kind)?));
+            }
+            Ok(Signals { streams })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The next signal's number.
+    async fn recv(&mut self) -> i32 {
+        #[cfg(unix)]
+        {
+            let next = futures::future::select_all(
+                self.streams
+                    .iter_mut()
+                    .map(|(n, s)| Box::pin(async move { s.recv().await.map(|_| *n) })),
+            );
+            match next.await.0 {
+                Some(n) => n,
+                None => std::future::pending().await,
+            }
+        }
+        #[cfg(not(unix))]
+        std::future::pending().await
+    }
 }
 
 struct Restore;
@@ -76,7 +154,8 @@ impl Drop for Restore {
     }
 }
 
-/// The main loop, generic over the terminal, the input and the clock so tests drive it.
+/// The main loop, generic over the terminal, the input and the clock so tests drive it. Ends
+/// with the app's final state, and the signal that ended it, if one did.
 pub async fn event_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     mut app: App,
@@ -84,21 +163,15 @@ pub async fn event_loop<B: Backend>(
     mut input: impl Stream<Item = std::io::Result<Term>> + Unpin,
     clock: impl Fn() -> Duration,
     theme: view::Theme,
-) -> Result<App>
+) -> Result<(App, Option<i32>)>
 where
     B::Error: Send + Sync + 'static,
 {
     let mut frame = tokio::time::interval(Duration::from_millis(1000 / FPS));
     frame.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut sources_open = true;
-    #[cfg(unix)]
-    let mut term_signal =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut signals = Signals::new()?;
     loop {
-        #[cfg(unix)]
-        let sigterm = term_signal.recv();
-        #[cfg(not(unix))]
-        let sigterm = std::future::pending::<Option<()>>();
         tokio::select! {
             biased;
             batch = rx.recv(), if sources_open => match batch {
@@ -121,7 +194,7 @@ where
                 Some(Err(e)) => return Err(e.into()),
                 None => app.quit = true,
             },
-            _ = sigterm => app.quit = true,
+            signal = signals.recv() => return Ok((app, Some(signal))),
             _ = frame.tick() => {
                 app.tick(clock());
                 app.refresh();
@@ -129,7 +202,7 @@ where
             }
         }
         if app.quit {
-            return Ok(app);
+            return Ok((app, None));
         }
     }
 }

@@ -1,0 +1,160 @@
+//! The dashboard in a real pseudo-terminal: whatever ends it (q, Ctrl-C, SIGINT, SIGTERM,
+//! SIGHUP, SIGQUIT), the terminal is given back as it was: out of the alternate screen, mouse
+//! reporting off, and the line discipline cooked again (echo and line editing on).
+#![cfg(unix)]
+// A test that unwraps fails loudly, which is what it should do.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Pty {
+    master: std::fs::File,
+    slave: OwnedFd,
+}
+
+fn open_pty() -> Pty {
+    let (mut master, mut slave) = (0, 0);
+    let size = libc::winsize {
+        ws_row: 30,
+        ws_col: 100,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty writes the two descriptors it opens; the pointers are valid.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    unsafe {
+        Pty {
+            master: std::fs::File::from_raw_fd(master),
+            slave: OwnedFd::from_raw_fd(slave),
+        }
+    }
+}
+
+fn lflag(fd: &OwnedFd) -> libc::tcflag_t {
+    // SAFETY: a zeroed termios is a valid value to be overwritten by tcgetattr.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is an open terminal descriptor; t is a valid termios.
+    assert_eq!(unsafe { libc::tcgetattr(fd.as_raw_fd(), &mut t) }, 0);
+    t.c_lflag
+}
+
+/// Starts `gcscope demo` on a new pty, waits for its first frame, ends it with `end`, and
+/// returns its exit status and everything it wrote.
+fn run_and_end(end: &dyn Fn(&mut std::fs::File, u32)) -> (Option<i32>, String, libc::tcflag_t) {
+    let pty = open_pty();
+    let cooked = lflag(&pty.slave);
+    assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
+    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
+    cmd.arg("demo")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TERM", "xterm-256color")
+        .stdin(io(&pty.slave))
+        .stdout(io(&pty.slave))
+        .stderr(io(&pty.slave));
+    // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
+    // controlling terminal is the pty (stdin), as a shell gives a program it starts.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            libc::ioctl(0, libc::TIOCSCTTY as _, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let mut reader = pty.master.try_clone().unwrap();
+    let sink = out.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let text = || String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !text().contains("gc ") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        text().contains("\u{1b}[?1049h"),
+        "no alternate screen: {:?}",
+        text()
+    );
+    let mut master = pty.master.try_clone().unwrap();
+    end(&mut master, child.id());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "gcscope did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    (status.code(), text(), lflag(&pty.slave))
+}
+
+fn signal(n: i32) -> impl Fn(&mut std::fs::File, u32) {
+    move |_, pid| {
+        // SAFETY: kill has no memory-safety preconditions.
+        assert_eq!(unsafe { libc::kill(pid as i32, n) }, 0);
+    }
+}
+
+#[test]
+fn the_terminal_is_restored_on_every_way_out() {
+    let key = |k: &'static [u8]| move |m: &mut std::fs::File, _| m.write_all(k).unwrap();
+    let ways: Vec<(&str, Box<dyn Fn(&mut std::fs::File, u32)>, i32)> = vec![
+        ("q", Box::new(key(b"q")), 0),
+        ("Ctrl-C", Box::new(key(b"\x03")), 0),
+        ("SIGINT", Box::new(signal(libc::SIGINT)), 128 + libc::SIGINT),
+        (
+            "SIGTERM",
+            Box::new(signal(libc::SIGTERM)),
+            128 + libc::SIGTERM,
+        ),
+        ("SIGHUP", Box::new(signal(libc::SIGHUP)), 128 + libc::SIGHUP),
+        (
+            "SIGQUIT",
+            Box::new(signal(libc::SIGQUIT)),
+            128 + libc::SIGQUIT,
+        ),
+    ];
+    for (name, end, want) in ways {
+        let (code, out, lflag) = run_and_end(&*end);
+        assert_eq!(code, Some(want), "{name}");
+        let entered = out.rfind("\u{1b}[?1049h").unwrap();
+        let left = out.rfind("\u{1b}[?1049l");
+        assert!(
+            left.is_some_and(|l| l > entered),
+            "{name}: alternate screen not left"
+        );
+        assert!(
+            out.contains("\u{1b}[?1000l"),
+            "{name}: mouse reporting left on"
+        );
+        assert!(
+            lflag & libc::ICANON != 0 && lflag & libc::ECHO != 0,
+            "{name}: the terminal is left raw"
+        );
+    }
+}
