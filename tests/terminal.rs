@@ -120,10 +120,13 @@ fn signal(n: i32) -> impl Fn(&mut std::fs::File, u32) {
     }
 }
 
+/// What ends the dashboard: given the pty's master side and the process id.
+type Ending = Box<dyn Fn(&mut std::fs::File, u32)>;
+
 #[test]
 fn the_terminal_is_restored_on_every_way_out() {
     let key = |k: &'static [u8]| move |m: &mut std::fs::File, _| m.write_all(k).unwrap();
-    let ways: Vec<(&str, Box<dyn Fn(&mut std::fs::File, u32)>, i32)> = vec![
+    let ways: Vec<(&str, Ending, i32)> = vec![
         ("q", Box::new(key(b"q")), 0),
         ("Ctrl-C", Box::new(key(b"\x03")), 0),
         ("SIGINT", Box::new(signal(libc::SIGINT)), 128 + libc::SIGINT),
