@@ -561,3 +561,18 @@ fn closed_pipes_and_full_disks_end_commands_cleanly() {
         }
     }
 }
+
+/// `gcscope view DIR` (or a file that cannot be opened) is an error naming the path, before
+/// any dashboard opens; it used to open an empty dashboard and exit 0.
+#[test]
+fn view_of_an_unreadable_input_is_an_error() {
+    for (path, why) in [
+        ("traces", "it is a directory"),
+        ("no/such.log", "No such file"),
+    ] {
+        let o = gcscope(&["view", path]);
+        assert_eq!(o.status.code(), Some(1), "{path}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(path) && err.contains(why), "{err}");
+    }
+}
