@@ -45,14 +45,34 @@ pub struct Pane {
 pub struct Cols {
     key: (usize, usize, usize, usize),
     pub window: std::ops::Range<usize>,
-    /// pause, mark, live, end, goal, assist, background, idle, density x10
-    pub series: [Vec<u64>; 9],
+    /// STW pause (sweep termination + mark termination), ns.
+    pub pause: Vec<u64>,
+    /// Wall time of the concurrent mark, ns.
+    pub mark: Vec<u64>,
+    /// Heap marked live, bytes.
+    pub heap_live: Vec<u64>,
+    /// Heap when the cycle ended, bytes.
+    pub heap_end: Vec<u64>,
+    /// Heap goal, bytes; 0 where the trace prints none.
+    pub heap_goal: Vec<u64>,
+    /// Mark CPU by kind of worker, ns.
+    pub cpu: CpuSeries,
+    /// Page scan density (objects per span visit) x10; 0 where the cycle has none.
+    pub density_x10: Vec<u64>,
     /// Pause counts by bucket (see `PAUSE_EDGES_US`), over the shown cycles.
     pub pause_hist: [u64; 7],
     /// Shown cycles with a pause over 10x the median (and over 1 ms), largest first (index, pause).
     pub outliers: Vec<(u32, u64)>,
     pub has_density: bool,
     pub has_scan: bool,
+}
+
+/// Mark CPU per cycle by kind of worker, ns (see `model::Cpu`).
+#[derive(Default)]
+pub struct CpuSeries {
+    pub assist: Vec<u64>,
+    pub background: Vec<u64>,
+    pub idle: Vec<u64>,
 }
 
 pub const COLS: usize = 512;
@@ -175,17 +195,6 @@ fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     let all = p.cycles();
     let cycles = &all[w.clone()];
     let d = |f: fn(&Cycle) -> u64| downsample(cycles, COLS, f);
-    let series = [
-        d(Cycle::pause),
-        d(Cycle::mark_wall),
-        d(|c| c.heap_live),
-        d(|c| c.heap_end),
-        d(|c| c.goal.unwrap_or(0)),
-        d(|c| c.cpu.assist),
-        d(|c| c.cpu.background),
-        d(|c| c.cpu.idle),
-        d(|c| (c.page_density().unwrap_or(0.0) * 10.0) as u64),
-    ];
     let mut pause_hist = [0u64; 7];
     for c in all {
         let us = c.pause() / 1000;
@@ -204,7 +213,17 @@ fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     p.cols = Cols {
         key,
         window: w,
-        series,
+        pause: d(Cycle::pause),
+        mark: d(Cycle::mark_wall),
+        heap_live: d(|c| c.heap_live),
+        heap_end: d(|c| c.heap_end),
+        heap_goal: d(|c| c.goal.unwrap_or(0)),
+        cpu: CpuSeries {
+            assist: d(|c| c.cpu.assist),
+            background: d(|c| c.cpu.background),
+            idle: d(|c| c.cpu.idle),
+        },
+        density_x10: d(|c| (c.page_density().unwrap_or(0.0) * 10.0) as u64),
         pause_hist,
         outliers,
         has_density: cycles.iter().any(|c| c.page_density().is_some()),
@@ -512,26 +531,87 @@ mod tests {
     use super::*;
     use crate::model::Cycle;
 
-    fn pane(times_ms: &[u64]) -> Pane {
+    /// A file pane of one run with these cycles, all shown.
+    fn pane_of(cycles: impl IntoIterator<Item = Cycle>) -> Pane {
         let mut p = Pane::new("t", false);
         p.timeline.apply(Event::RunStart {
             run: 0,
             line: 1,
             restart: None,
         });
-        for (i, &t) in times_ms.iter().enumerate() {
+        for c in cycles {
             p.timeline.apply(Event::Cycle {
                 run: 0,
-                cycle: Box::new(Cycle {
-                    num: i as u32 + 1,
-                    at: t * 1_000_000,
-                    ..Default::default()
-                }),
+                cycle: Box::new(c),
             });
         }
         p.reveal_all();
         p.clamp_cursor();
         p
+    }
+
+    /// Cycles 1, 2, ... starting at these times.
+    fn pane(times_ms: &[u64]) -> Pane {
+        pane_of(times_ms.iter().enumerate().map(|(i, &t)| Cycle {
+            num: i as u32 + 1,
+            at: t * 1_000_000,
+            ..Default::default()
+        }))
+    }
+
+    /// Every field of this cycle differs, so a series that read another's field would show.
+    #[test]
+    fn each_series_reads_its_own_field() {
+        use crate::model::{Clock, Cpu, GreenTeaCounts, ScanCounts, ScanStats};
+        let green_tea = GreenTeaCounts {
+            sparse_objs: 1,
+            span_objs_dense: 4,
+            spans_dense: 1,
+            ..Default::default()
+        }; // 5 objects in 2 visits: density 2.5
+        let mut p = pane_of([Cycle {
+            num: 1,
+            clock: Clock {
+                sweep_term: 1,
+                mark: 2,
+                mark_term: 10,
+            },
+            cpu: Cpu {
+                sweep_term: 100,
+                assist: 3,
+                background: 4,
+                idle: 5,
+                mark_term: 200,
+            },
+            heap_start: 300,
+            heap_live: 6,
+            heap_end: 7,
+            goal: Some(8),
+            scan: Some(Box::new(ScanStats {
+                total: ScanCounts {
+                    objs: 400,
+                    green_tea: Some(green_tea),
+                },
+                classes: Vec::new(),
+            })),
+            ..Default::default()
+        }]);
+        refresh_cols(&mut p, 0..1);
+        let c = &p.cols;
+        assert_eq!(
+            c.pause,
+            [11],
+            "pause = sweep termination + mark termination"
+        );
+        assert_eq!(c.mark, [2]);
+        assert_eq!(c.heap_live, [6]);
+        assert_eq!(c.heap_end, [7]);
+        assert_eq!(c.heap_goal, [8]);
+        assert_eq!(c.cpu.assist, [3]);
+        assert_eq!(c.cpu.background, [4]);
+        assert_eq!(c.cpu.idle, [5]);
+        assert_eq!(c.density_x10, [25]);
+        assert!(c.has_density && c.has_scan);
     }
 
     #[test]

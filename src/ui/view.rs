@@ -261,8 +261,8 @@ fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         Constraint::Length(1),
     ])
     .areas(inner);
-    let pause = columns(&p.cols.series[0], w);
-    let mark = columns(&p.cols.series[1], w);
+    let pause = columns(&p.cols.pause, w);
+    let mark = columns(&p.cols.mark, w);
     let t_pause = format!(
         "STW pause ms (max {}){}",
         ms(pause.iter().copied().max().unwrap_or(0)),
@@ -325,14 +325,18 @@ fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         None => " heap MB ".into(),
     };
     let w = area.width.saturating_sub(2).max(1) as usize * 2;
-    let series = |i: usize| -> Vec<(f64, f64)> {
-        columns(&p.cols.series[i], w)
+    let mb = |series: &[u64]| -> Vec<(f64, f64)> {
+        columns(series, w)
             .into_iter()
             .enumerate()
             .map(|(i, y)| (i as f64, (y >> 20) as f64))
             .collect()
     };
-    let (live, end, goal) = (series(2), series(3), series(4));
+    let (live, end, goal) = (
+        mb(&p.cols.heap_live),
+        mb(&p.cols.heap_end),
+        mb(&p.cols.heap_goal),
+    );
     let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
     let xmax = live.len().max(1) as f64;
     let line = |name, color, data| {
@@ -374,29 +378,39 @@ fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let w = inner.width as usize;
     let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
     let sel = p.selected();
-    let sums = p
-        .summary
-        .as_ref()
-        .map(|s| [s.cpu_ms.assist, s.cpu_ms.background, s.cpu_ms.idle]);
-    for (i, (name, color, get)) in [
+    let cols = &p.cols.cpu;
+    // (name, colour, series, the selected cycle's ns, the run's sum in ms)
+    let kinds = [
         (
             "assist",
             ASSIST,
-            (|c: &Cycle| c.cpu.assist) as fn(&Cycle) -> u64,
+            &cols.assist,
+            sel.map(|c| c.cpu.assist),
+            s.map(|s| s.cpu_ms.assist),
         ),
-        ("background", BACKGROUND, |c: &Cycle| c.cpu.background),
-        ("idle", IDLE, |c: &Cycle| c.cpu.idle),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let data = columns(&p.cols.series[5 + i], w);
+        (
+            "background",
+            BACKGROUND,
+            &cols.background,
+            sel.map(|c| c.cpu.background),
+            s.map(|s| s.cpu_ms.background),
+        ),
+        (
+            "idle",
+            IDLE,
+            &cols.idle,
+            sel.map(|c| c.cpu.idle),
+            s.map(|s| s.cpu_ms.idle),
+        ),
+    ];
+    for (&row, (name, color, series, at_sel, sum)) in rows.iter().zip(kinds) {
+        let data = columns(series, w);
         let title = format!(
             "{name} ms  sel {}  run sum {}",
-            sel.map_or("-".into(), |c| ms(get(c))),
-            sums.map_or("-".into(), |s| fmt_num(s[i]))
+            at_sel.map_or("-".into(), ms),
+            sum.map_or("-".into(), fmt_num)
         );
-        f.render_widget(spark(&data, title, color, theme), rows[i]);
+        f.render_widget(spark(&data, title, color, theme), row);
     }
 }
 
@@ -549,7 +563,7 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     ));
     let inner = outer.inner(area);
     f.render_widget(outer, area);
-    let data = columns(&p.cols.series[8], inner.width as usize);
+    let data = columns(&p.cols.density_x10, inner.width as usize);
     let sel = p
         .selected()
         .and_then(Cycle::page_density)
