@@ -78,6 +78,16 @@ pub struct CpuSeries {
 pub const COLS: usize = 512;
 pub const PAUSE_EDGES_US: [u64; 6] = [10, 40, 160, 640, 2_560, 10_240];
 
+/// The `Cols::pause_hist` bucket of a pause (ns): the first edge of `PAUSE_EDGES_US` the pause
+/// is under, or the last bucket.
+pub fn pause_bucket(pause_ns: u64) -> usize {
+    let us = pause_ns / 1000;
+    PAUSE_EDGES_US
+        .iter()
+        .position(|&e| us < e)
+        .unwrap_or(PAUSE_EDGES_US.len())
+}
+
 /// Largest value of each of up to `w` buckets of `cycles`.
 pub fn downsample(cycles: &[Cycle], w: usize, value: impl Fn(&Cycle) -> u64) -> Vec<u64> {
     let n = cycles.len();
@@ -197,9 +207,7 @@ fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     let d = |f: fn(&Cycle) -> u64| downsample(cycles, COLS, f);
     let mut pause_hist = [0u64; 7];
     for c in all {
-        let us = c.pause() / 1000;
-        let i = PAUSE_EDGES_US.iter().position(|&e| us < e).unwrap_or(6);
-        pause_hist[i] += 1;
+        pause_hist[pause_bucket(c.pause())] += 1;
     }
     let p50 = p.summary.as_ref().map_or(0.0, |s| s.pause_ms.p50);
     let limit = (p50 * 10.0 * 1e6).max(1_000_000.0) as u64;
@@ -557,6 +565,80 @@ mod tests {
             at: t * 1_000_000,
             ..Default::default()
         }))
+    }
+
+    fn heap_live(values: &[u64]) -> Vec<Cycle> {
+        values
+            .iter()
+            .map(|&v| Cycle {
+                heap_live: v,
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn downsample_keeps_the_largest_value_of_each_bucket() {
+        let d = |values: &[u64], w| downsample(&heap_live(values), w, |c| c.heap_live);
+        assert_eq!(d(&[1, 5, 2, 7, 3, 0], 3), [5, 7, 3]);
+        // 7 cycles in 3 buckets: 2, 2 and 3 cycles.
+        assert_eq!(d(&[4, 1, 9, 2, 8, 3, 7], 3), [4, 9, 8]);
+        // Exact edges: the cycle at index 2 belongs to the second bucket, not the first.
+        assert_eq!(d(&[1, 2, 9, 3], 2), [2, 9]);
+        assert_eq!(d(&[9, 1, 2, 3], 2), [9, 3]);
+        assert_eq!(d(&[2, 9, 4], 1), [9]);
+    }
+
+    /// Unlike the view's `columns`, fewer cycles than buckets are kept as they are, one value
+    /// a cycle, not stretched.
+    #[test]
+    fn downsample_keeps_a_short_run_as_it_is() {
+        let d = |values: &[u64], w| downsample(&heap_live(values), w, |c| c.heap_live);
+        assert_eq!(d(&[3, 8], 5), [3, 8]);
+        assert_eq!(d(&[3, 8], 2), [3, 8]);
+        assert_eq!(d(&[], 5), Vec::<u64>::new());
+        assert_eq!(d(&[3, 8], 0), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn pause_buckets_start_at_their_edge() {
+        let cases = [
+            (0, 0),
+            (9_999, 0), // 9.999 µs: under 10 µs
+            (10_000, 1),
+            (39_999, 1),
+            (40_000, 2),
+            (159_999, 2),
+            (160_000, 3),
+            (640_000, 4),
+            (2_560_000, 5),
+            (10_239_999, 5),
+            (10_240_000, 6),
+            (u64::MAX, 6),
+        ];
+        for (ns, bucket) in cases {
+            assert_eq!(pause_bucket(ns), bucket, "{ns} ns");
+        }
+    }
+
+    /// The series cover the zoom window only; the pause distribution and the outliers (over
+    /// 1 ms while there is no summary to take a median from) cover every shown cycle.
+    #[test]
+    fn pause_distribution_and_outliers_cover_all_shown_cycles() {
+        let pauses_us = [3_000, 20, 20, 50_000, 2_000];
+        let mut p = pane_of(pauses_us.iter().enumerate().map(|(i, &us)| Cycle {
+            num: i as u32 + 1,
+            clock: crate::model::Clock {
+                sweep_term: us * 1000,
+                ..Default::default()
+            },
+            ..Default::default()
+        }));
+        p.shown = 4; // the 2 ms pause is not revealed yet
+        refresh_cols(&mut p, 2..4);
+        assert_eq!(p.cols.pause, [20_000, 50_000_000]);
+        assert_eq!(p.cols.pause_hist, [0, 2, 0, 0, 0, 1, 1]);
+        assert_eq!(p.cols.outliers, [(4, 50_000_000), (1, 3_000_000)]);
     }
 
     /// Every field of this cycle differs, so a series that read another's field would show.
