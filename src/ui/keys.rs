@@ -2,8 +2,22 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+/// Declares `Action` and `Action::ALL` from one list, so `ALL` cannot miss a variant.
+macro_rules! actions {
+    ($($name:ident),+ $(,)?) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Action {
+            $($name),+
+        }
+
+        impl Action {
+            /// Every action, in declaration order.
+            pub const ALL: &'static [Action] = &[$(Action::$name),+];
+        }
+    };
+}
+
+actions! {
     Quit,
     Help,
     PlayPause,
@@ -43,7 +57,10 @@ impl Action {
     }
 }
 
+/// One action's keys. A binding with neither `keys` nor `help` shares the help row of the
+/// binding above it (`← →` is one row for two actions).
 pub struct Binding {
+    /// The keys as the help overlay and the hint bar show them.
     pub keys: &'static str,
     pub codes: &'static [KeyCode],
     pub action: Action,
@@ -248,23 +265,96 @@ pub fn hints(lab: bool, marker_switch: bool) -> Vec<(&'static str, &'static str)
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_action_has_a_key_and_keys_are_unique() {
-        let mut seen = Vec::new();
-        for b in BINDINGS {
-            for c in b.codes {
-                assert!(!seen.contains(c), "{c:?} bound twice");
-                seen.push(*c);
-            }
+    fn press(code: KeyCode) -> Option<Action> {
+        action(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    /// How the help overlay spells a key.
+    fn label(code: KeyCode) -> String {
+        match code {
+            KeyCode::Char(' ') => "space".into(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            other => format!("{other:?}"),
         }
-        let press = |c| action(KeyEvent::new(c, KeyModifiers::NONE));
-        assert_eq!(press(KeyCode::Char('q')), Some(Action::Quit));
-        assert_eq!(press(KeyCode::Right), Some(Action::StepForward));
+    }
+
+    /// The help row a binding is shown on: its own, or the one above for a binding with
+    /// neither keys nor help.
+    fn help_row(i: usize) -> &'static Binding {
+        let row = BINDINGS[..=i]
+            .iter()
+            .rposition(|b| !b.keys.is_empty())
+            .unwrap_or_else(|| panic!("{:?} has no help row above it", BINDINGS[i].action));
+        &BINDINGS[row]
+    }
+
+    #[test]
+    fn every_action_has_a_key() {
+        for &a in Action::ALL {
+            assert!(
+                BINDINGS
+                    .iter()
+                    .any(|b| b.action == a && !b.codes.is_empty()),
+                "{a:?} has no key in BINDINGS"
+            );
+        }
+    }
+
+    /// Dispatch has no modes: while `/` waits for digits or the help overlay is open, keys are
+    /// taken before the table is read (`ui::handle`). So no key may appear twice in the table
+    /// at all, and every key must reach the action the table gives it.
+    #[test]
+    fn no_key_is_bound_twice_and_every_key_dispatches_to_its_action() {
+        let all: Vec<(KeyCode, Action)> = BINDINGS
+            .iter()
+            .flat_map(|b| b.codes.iter().map(move |&c| (c, b.action)))
+            .collect();
+        for (i, (c, a)) in all.iter().enumerate() {
+            for (c2, a2) in &all[i + 1..] {
+                assert_ne!(c, c2, "{c:?} is bound to {a:?} and to {a2:?}");
+            }
+            assert_eq!(press(*c), Some(*a), "{c:?}");
+        }
         assert_eq!(
             action(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(Action::Quit)
         );
         assert_eq!(press(KeyCode::Char('x')), None);
-        assert!(help_rows().any(|(k, _)| k == "Tab"));
+    }
+
+    /// Each action is on a help row that has a text and shows the action's first key, and
+    /// the overlay lists every row; hints only label rows that show their keys.
+    #[test]
+    fn every_action_has_help_that_names_its_key() {
+        for &a in Action::ALL {
+            for (i, b) in BINDINGS.iter().enumerate().filter(|(_, b)| b.action == a) {
+                assert_eq!(
+                    b.keys.is_empty(),
+                    b.help.is_empty(),
+                    "{a:?}: keys and help come together, or neither (the row above)"
+                );
+                let row = help_row(i);
+                assert!(!row.help.trim().is_empty(), "{a:?} has no help text");
+                let key = label(b.codes[0]);
+                assert!(
+                    row.keys.split_whitespace().any(|k| k == key),
+                    "{a:?}: its help row {:?} does not show its key {key}",
+                    row.keys
+                );
+                assert!(
+                    b.hint.is_none() || !b.keys.is_empty(),
+                    "{a:?}: a hint needs keys to show"
+                );
+            }
+        }
+        let rows: Vec<_> = help_rows().collect();
+        let with_keys: Vec<_> = BINDINGS
+            .iter()
+            .filter(|b| !b.keys.is_empty())
+            .map(|b| (b.keys, b.help))
+            .collect();
+        assert_eq!(rows, with_keys);
     }
 }

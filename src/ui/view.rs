@@ -261,8 +261,8 @@ fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         Constraint::Length(1),
     ])
     .areas(inner);
-    let pause = columns(&p.cols.series[0], w);
-    let mark = columns(&p.cols.series[1], w);
+    let pause = columns(&p.cols.pause, w);
+    let mark = columns(&p.cols.mark, w);
     let t_pause = format!(
         "STW pause ms (max {}){}",
         ms(pause.iter().copied().max().unwrap_or(0)),
@@ -325,14 +325,18 @@ fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         None => " heap MB ".into(),
     };
     let w = area.width.saturating_sub(2).max(1) as usize * 2;
-    let series = |i: usize| -> Vec<(f64, f64)> {
-        columns(&p.cols.series[i], w)
+    let mb = |series: &[u64]| -> Vec<(f64, f64)> {
+        columns(series, w)
             .into_iter()
             .enumerate()
             .map(|(i, y)| (i as f64, (y >> 20) as f64))
             .collect()
     };
-    let (live, end, goal) = (series(2), series(3), series(4));
+    let (live, end, goal) = (
+        mb(&p.cols.heap_live),
+        mb(&p.cols.heap_end),
+        mb(&p.cols.heap_goal),
+    );
     let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
     let xmax = live.len().max(1) as f64;
     let line = |name, color, data| {
@@ -374,29 +378,39 @@ fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let w = inner.width as usize;
     let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
     let sel = p.selected();
-    let sums = p
-        .summary
-        .as_ref()
-        .map(|s| [s.cpu_ms.assist, s.cpu_ms.background, s.cpu_ms.idle]);
-    for (i, (name, color, get)) in [
+    let cols = &p.cols.cpu;
+    // (name, colour, series, the selected cycle's ns, the run's sum in ms)
+    let kinds = [
         (
             "assist",
             ASSIST,
-            (|c: &Cycle| c.cpu.assist) as fn(&Cycle) -> u64,
+            &cols.assist,
+            sel.map(|c| c.cpu.assist),
+            s.map(|s| s.cpu_ms.assist),
         ),
-        ("background", BACKGROUND, |c: &Cycle| c.cpu.background),
-        ("idle", IDLE, |c: &Cycle| c.cpu.idle),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let data = columns(&p.cols.series[5 + i], w);
+        (
+            "background",
+            BACKGROUND,
+            &cols.background,
+            sel.map(|c| c.cpu.background),
+            s.map(|s| s.cpu_ms.background),
+        ),
+        (
+            "idle",
+            IDLE,
+            &cols.idle,
+            sel.map(|c| c.cpu.idle),
+            s.map(|s| s.cpu_ms.idle),
+        ),
+    ];
+    for (&row, (name, color, series, at_sel, sum)) in rows.iter().zip(kinds) {
+        let data = columns(series, w);
         let title = format!(
             "{name} ms  sel {}  run sum {}",
-            sel.map_or("-".into(), |c| ms(get(c))),
-            sums.map_or("-".into(), |s| fmt_num(s[i]))
+            at_sel.map_or("-".into(), ms),
+            sum.map_or("-".into(), fmt_num)
         );
-        f.render_widget(spark(&data, title, color, theme), rows[i]);
+        f.render_widget(spark(&data, title, color, theme), row);
     }
 }
 
@@ -549,7 +563,7 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     ));
     let inner = outer.inner(area);
     f.render_widget(outer, area);
-    let data = columns(&p.cols.series[8], inner.width as usize);
+    let data = columns(&p.cols.density_x10, inner.width as usize);
     let sel = p
         .selected()
         .and_then(Cycle::page_density)
@@ -571,7 +585,7 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         a,
     );
     if let Some(hist) = hist {
-        f.render_widget(visit_histogram(hist, b.width as usize), b);
+        f.render_widget(Paragraph::new(visit_histogram(hist, b.width as usize)), b);
         return;
     }
     let classes: Vec<String> = p
@@ -605,7 +619,7 @@ fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 
 /// One text line per bucket would not fit; one bar of eighths per bucket does. Labels are
 /// the bucket's lowest count; bars are shares of all page visits.
-fn visit_histogram(hist: &[u64], width: usize) -> Paragraph<'static> {
+fn visit_histogram(hist: &[u64], width: usize) -> Vec<Line<'static>> {
     const BARS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     let total: u64 = hist.iter().sum::<u64>().max(1);
     let max = hist.iter().copied().max().unwrap_or(1).max(1);
@@ -626,14 +640,14 @@ fn visit_histogram(hist: &[u64], width: usize) -> Paragraph<'static> {
         labels.push_str(&format!("{label:<cell$}"));
     }
     let single = hist.first().copied().unwrap_or(0) as f64 / total as f64;
-    Paragraph::new(vec![
+    vec![
         Line::from(format!(
             "objects per visit ({:.0}% of visits scan one object)",
             single * 100.0
         )),
         Line::from(bars),
         Line::from(labels),
-    ])
+    ]
 }
 
 fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
@@ -763,4 +777,202 @@ fn help(f: &mut Frame, area: Rect, theme: Theme) {
     };
     f.render_widget(Clear, r);
     f.render_widget(Paragraph::new(rows).block(block(" keys (? to close) ")), r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(lines: Vec<Line>) -> Vec<String> {
+        lines.iter().map(Line::to_string).collect()
+    }
+
+    #[test]
+    fn bucket_splits_cycles_into_columns() {
+        // More cycles than columns: runs of cycles, the longer ones last.
+        let b = |w, n| (0..w).map(|j| bucket(j, w, n)).collect::<Vec<_>>();
+        assert_eq!(b(3, 7), [(0, 2), (2, 4), (4, 7)]);
+        assert_eq!(b(2, 4), [(0, 2), (2, 4)]);
+        assert_eq!(b(1, 5), [(0, 5)]);
+        // Fewer cycles than columns: each column shows one cycle, stretched.
+        assert_eq!(b(5, 2), [(0, 1), (0, 1), (0, 1), (1, 2), (1, 2)]);
+        assert_eq!(b(3, 1), [(0, 1), (0, 1), (0, 1)]);
+        // No cycles: empty ranges, never past the end.
+        assert_eq!(b(2, 0), [(0, 0), (0, 0)]);
+    }
+
+    /// For every small width and length: columns cover the cycles in order, each column
+    /// non-empty; with at least as many cycles as columns, each cycle in exactly one column.
+    #[test]
+    fn buckets_cover_every_cycle_in_order() {
+        for n in 1..=40 {
+            for w in 1..=40 {
+                let cols: Vec<_> = (0..w).map(|j| bucket(j, w, n)).collect();
+                assert_eq!(cols[0].0, 0, "w {w} n {n}");
+                assert_eq!(cols[w - 1].1, n, "w {w} n {n}");
+                for (j, &(lo, hi)) in cols.iter().enumerate() {
+                    assert!(lo < hi && hi <= n, "w {w} n {n} column {j}: {lo}..{hi}");
+                    if n < w {
+                        assert_eq!(hi, lo + 1, "w {w} n {n}: one cycle a column");
+                    }
+                }
+                for pair in cols.windows(2) {
+                    let ((lo0, hi0), (lo1, hi1)) = (pair[0], pair[1]);
+                    if n >= w {
+                        assert_eq!(hi0, lo1, "w {w} n {n}: columns tile the cycles");
+                    } else {
+                        assert!(lo0 <= lo1 && hi0 <= hi1 && lo1 <= hi0, "w {w} n {n}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn columns_keep_the_largest_value_of_each_bucket() {
+        assert_eq!(columns(&[1, 5, 2, 7, 3, 0], 3), [5, 7, 3]);
+        // 7 values in 3 columns: 2, 2 and 3 values.
+        assert_eq!(columns(&[4, 1, 9, 2, 8, 3, 7], 3), [4, 9, 8]);
+        // Exact edges: the value at index 2 belongs to the second column, not the first.
+        assert_eq!(columns(&[1, 2, 9, 3], 2), [2, 9]);
+        assert_eq!(columns(&[9, 1, 2, 3], 2), [9, 3]);
+        // One spike among zeros survives.
+        assert_eq!(columns(&[0, 0, 0, 0, 0, 6, 0, 0, 0], 3), [0, 6, 0]);
+        assert_eq!(columns(&[2, 9, 4], 1), [9]);
+        assert_eq!(columns(&[5, 0, 7], 3), [5, 0, 7]);
+    }
+
+    #[test]
+    fn columns_stretch_a_short_series() {
+        assert_eq!(columns(&[3, 8], 5), [3, 3, 3, 8, 8]);
+        assert_eq!(columns(&[6], 3), [6, 6, 6]);
+    }
+
+    #[test]
+    fn columns_of_nothing_or_no_width_are_empty() {
+        assert_eq!(columns(&[], 4), Vec::<u64>::new());
+        assert_eq!(columns(&[1, 2], 0), Vec::<u64>::new());
+        assert_eq!(columns(&[], 0), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn distribution_bars_are_shares_of_the_largest_bucket() {
+        assert_eq!(
+            text(distribution(&[1, 2, 4, 0, 0, 0, 8], 8)),
+            [
+                "   <10µs █        1",
+                "<   40µs ██       2",
+                "<  160µs ████     4",
+                "<  640µs          0",
+                "< 2560µs          0",
+                "<10240µs          0",
+                ">10.24ms ████████ 8",
+            ]
+        );
+    }
+
+    /// Beside one huge bucket a single pause still gets a bar (rounded up), and a bar never
+    /// outgrows its width.
+    #[test]
+    fn distribution_shows_a_single_pause_beside_a_huge_bucket() {
+        assert_eq!(
+            text(distribution(&[1, 0, 0, 0, 1_000_000, 0, 3], 10)),
+            [
+                "   <10µs █          1",
+                "<   40µs            0",
+                "<  160µs            0",
+                "<  640µs            0",
+                "< 2560µs ██████████ 1000000",
+                "<10240µs            0",
+                ">10.24ms █          3",
+            ]
+        );
+    }
+
+    #[test]
+    fn distribution_of_no_pauses_and_narrow_bars() {
+        assert_eq!(
+            text(distribution(&[0; 7], 3)),
+            [
+                "   <10µs     0",
+                "<   40µs     0",
+                "<  160µs     0",
+                "<  640µs     0",
+                "< 2560µs     0",
+                "<10240µs     0",
+                ">10.24ms     0",
+            ]
+        );
+        assert_eq!(
+            text(distribution(&[5, 0, 0, 0, 0, 0, 1], 0)),
+            [
+                "   <10µs  5",
+                "<   40µs  0",
+                "<  160µs  0",
+                "<  640µs  0",
+                "< 2560µs  0",
+                "<10240µs  0",
+                ">10.24ms  1",
+            ]
+        );
+        assert_eq!(
+            text(distribution(&[2, 1, 0, 0, 0, 0, 0], 1))[..3],
+            ["   <10µs █ 2", "<   40µs █ 1", "<  160µs   0"]
+        );
+    }
+
+    #[test]
+    fn visit_histogram_bars_in_eighths_of_the_largest_bucket() {
+        // 12 columns for 4 buckets: cells of 3, bars of 2.
+        assert_eq!(
+            text(visit_histogram(&[6, 3, 0, 1], 12)),
+            [
+                "objects per visit (60% of visits scan one object)",
+                "██ ▄▄    ▂▂ ",
+                "1  2  4  8+ ",
+            ]
+        );
+        // Shares round to the nearest percent: 2 of 3 is 67%.
+        assert_eq!(
+            text(visit_histogram(&[2, 1], 4))[0],
+            "objects per visit (67% of visits scan one object)"
+        );
+    }
+
+    /// Beside one huge bucket a small one still shows (rounded up to an eighth); cells stop
+    /// growing at 6 columns.
+    #[test]
+    fn visit_histogram_shows_a_small_bucket_beside_a_huge_one() {
+        assert_eq!(
+            text(visit_histogram(&[1, 1_000_000, 1], 60)),
+            [
+                "objects per visit (0% of visits scan one object)",
+                "▁▁▁▁▁ █████ ▁▁▁▁▁ ",
+                "1     2     4+    ",
+            ]
+        );
+    }
+
+    #[test]
+    fn visit_histogram_of_zero_counts_and_no_width() {
+        assert_eq!(
+            text(visit_histogram(&[0, 0], 10)),
+            [
+                "objects per visit (0% of visits scan one object)",
+                "          ",
+                "1    2+   ",
+            ]
+        );
+        // Width 0 or 1 still gives each bucket a cell of 2: a bar and a gap.
+        for width in [0, 1] {
+            assert_eq!(
+                text(visit_histogram(&[1], width)),
+                [
+                    "objects per visit (100% of visits scan one object)",
+                    "█ ",
+                    "1+",
+                ]
+            );
+        }
+    }
 }
