@@ -2,6 +2,8 @@
 
 pub mod compare;
 pub mod mannwhitney;
+pub mod percentile;
+pub mod run_stats;
 pub mod summary;
 
 use serde::Serialize;

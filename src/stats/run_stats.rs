@@ -1,0 +1,575 @@
+//! The statistics engine: a run's running statistics, updated cycle by cycle.
+
+use super::percentile::percentiles_of;
+use super::summary::{
+    ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
+};
+use super::{median_u64, ms};
+use crate::model::ScanLine;
+use crate::model::{Cycle, GreenTeaCounts, LabStats};
+
+/// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
+/// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
+/// themselves on a huge file. About 24 bytes a cycle (the per-cycle values medians need).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStats {
+    format: &'static str,
+    n: usize,
+    forced: usize,
+    procs: u32,
+    first: (u32, u64),
+    last: (u32, u64, u16),
+    cpu: [u64; 5],
+    clock: [u64; 3],
+    gc_cpu: u64,
+    /// The per-cycle values medians and percentiles are taken from when a summary is asked
+    /// for (thousands of runs would otherwise hold thousands of histograms).
+    per: Rows,
+    pause_max: u64,
+    mark_max: u64,
+    live: Option<(u64, u64)>,
+    goal: Option<(u64, u64)>,
+    scan: ScanAcc,
+    lab: LabAcc,
+}
+
+/// Per cycle, ns: assist, background and idle CPU, all GC CPU, pause, mark wall time.
+///
+/// Kept as whole microseconds in 32 bits while every value allows it, which is always for
+/// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
+/// On this size a large log's summary spent a quarter of its time page-faulting in fresh
+/// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
+#[derive(Debug, Clone, PartialEq)]
+enum Rows {
+    Micros(Vec<[u32; 6]>),
+    Nanos(Vec<[u64; 6]>),
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::Micros(Vec::new())
+    }
+}
+
+impl Rows {
+    fn push(&mut self, row: [u64; 6]) {
+        if let Rows::Micros(v) = self {
+            let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
+            if micros.iter().all(Option::is_some) {
+                v.push(micros.map(|us| us.unwrap_or_default()));
+                return;
+            }
+            let wide = v.iter().map(|r| r.map(|us| u64::from(us) * 1000)).collect();
+            *self = Rows::Nanos(wide);
+        }
+        if let Rows::Nanos(v) = self {
+            v.push(row);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Micros(v) => v.len(),
+            Rows::Nanos(v) => v.len(),
+        }
+    }
+
+    /// `other`'s rows after these.
+    fn append(&mut self, other: &Rows) {
+        match (&mut *self, other) {
+            (Rows::Micros(a), Rows::Micros(b)) => a.extend_from_slice(b),
+            _ => {
+                let mut wide = Vec::with_capacity(self.len() + other.len());
+                for rows in [&*self, other] {
+                    match rows {
+                        Rows::Micros(v) => {
+                            wide.extend(v.iter().map(|r| r.map(|us| u64::from(us) * 1000)))
+                        }
+                        Rows::Nanos(v) => wide.extend_from_slice(v),
+                    }
+                }
+                *self = Rows::Nanos(wide);
+            }
+        }
+    }
+
+    /// Figure `i` of every cycle, ns.
+    fn column(&self, i: usize) -> Vec<u64> {
+        match self {
+            Rows::Micros(v) => v.iter().map(|r| u64::from(r[i]) * 1000).collect(),
+            Rows::Nanos(v) => v.iter().map(|r| r[i]).collect(),
+        }
+    }
+}
+
+/// Lab fields summed over the cycles that have them. Sums saturate: the fields are read from
+/// text and may be anything.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct LabAcc {
+    cycles: usize,
+    sum: LabStats,
+}
+
+impl LabAcc {
+    fn push(&mut self, l: &LabStats) {
+        let s = &mut self.sum;
+        self.cycles += 1;
+        for (sum, v) in [
+            (&mut s.objects_scanned, l.objects_scanned),
+            (&mut s.bytes_scanned, l.bytes_scanned),
+            (&mut s.page_visits, l.page_visits),
+            (&mut s.objects_freed, l.objects_freed),
+            (&mut s.thread_cpu, l.thread_cpu),
+        ] {
+            *sum = sum.saturating_add(v);
+        }
+        if s.density_hist.len() < l.density_hist.len() {
+            s.density_hist.resize(l.density_hist.len(), 0);
+        }
+        for (sum, v) in s.density_hist.iter_mut().zip(&l.density_hist) {
+            *sum = sum.saturating_add(*v);
+        }
+    }
+
+    /// Another accumulator's cycles after these (saturating sums add up the same either way).
+    fn append(&mut self, other: &LabAcc) {
+        let cycles = self.cycles + other.cycles;
+        self.push(&other.sum);
+        self.cycles = cycles;
+    }
+
+    fn summary(&self) -> Option<LabSummary> {
+        (self.cycles > 0).then(|| {
+            let s = &self.sum;
+            LabSummary {
+                cycles_with_lab: self.cycles,
+                objects_scanned: s.objects_scanned,
+                bytes_scanned: s.bytes_scanned,
+                page_visits: s.page_visits,
+                objects_per_page_visit: s.density(),
+                objects_freed: s.objects_freed,
+                thread_cpu_ms: ms(s.thread_cpu),
+                density_hist: s.density_hist.clone(),
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ScanAcc {
+    cycles: usize,
+    last_cycle: Option<u32>,
+    objects: u64,
+    green_tea: Option<GreenTeaCounts>,
+    /// By size class, sorted by class (a vector: a few dozen classes, looked up on every
+    /// `scan:` line, which are half the lines of a gctrace=2 log).
+    classes: Vec<(u32, u64, Option<GreenTeaCounts>)>,
+    /// Where the next class is expected: Go prints a cycle's classes in increasing order.
+    next: usize,
+}
+
+impl ScanAcc {
+    fn append(&mut self, other: &ScanAcc) {
+        if other.cycles == 0 {
+            return;
+        }
+        self.cycles += other.cycles;
+        self.last_cycle = other.last_cycle;
+        self.objects += other.objects;
+        if let Some(g) = &other.green_tea {
+            add(self.green_tea.get_or_insert_with(Default::default), g);
+        }
+        for &(class, objects, g) in &other.classes {
+            let at = match self.classes.binary_search_by_key(&class, |e| e.0) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.classes.insert(at, (class, 0, None));
+                    at
+                }
+            };
+            let e = &mut self.classes[at];
+            e.1 += objects;
+            if let Some(g) = g {
+                add(e.2.get_or_insert_with(Default::default), &g);
+            }
+        }
+        // Where the other's next class was expected, in the merged list.
+        if let Some(&(class, ..)) = other.next.checked_sub(1).and_then(|i| other.classes.get(i)) {
+            self.next = self
+                .classes
+                .binary_search_by_key(&class, |e| e.0)
+                .map_or(0, |at| at + 1);
+        }
+    }
+}
+
+fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
+    Some(r.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
+}
+
+impl RunStats {
+    pub fn cycles(&self) -> usize {
+        self.n
+    }
+
+    pub fn push(&mut self, c: &Cycle) {
+        if self.n == 0 {
+            self.format = format_name(c);
+            self.first = (c.num, c.at);
+        }
+        self.n += 1;
+        self.forced += usize::from(c.forced);
+        self.procs = self.procs.max(c.procs);
+        self.last = (c.num, c.at, c.cum_pct);
+        let parts = [
+            c.cpu.sweep_term,
+            c.cpu.assist,
+            c.cpu.background,
+            c.cpu.idle,
+            c.cpu.mark_term,
+        ];
+        for (sum, v) in self.cpu.iter_mut().zip(parts) {
+            *sum += v;
+        }
+        self.clock[0] += c.clock.sweep_term;
+        self.clock[1] += c.mark_wall();
+        self.clock[2] += c.clock.mark_term;
+        let total = c.gc_cpu();
+        self.gc_cpu += total;
+        self.per.push([
+            c.cpu.assist,
+            c.cpu.background,
+            c.cpu.idle,
+            total,
+            c.pause(),
+            c.mark_wall(),
+        ]);
+        self.pause_max = self.pause_max.max(c.pause());
+        self.mark_max = self.mark_max.max(c.mark_wall());
+        self.live = widen(self.live, c.heap_live >> 20);
+        if let Some(g) = c.goal {
+            self.goal = widen(self.goal, g >> 20);
+        }
+        if let Some(l) = &c.lab {
+            self.lab.push(l);
+        }
+    }
+
+    /// A `scan:` line of the run's last cycle.
+    pub fn push_scan(&mut self, line: &ScanLine) {
+        let acc = &mut self.scan;
+        if acc.last_cycle != Some(self.last.0) {
+            acc.last_cycle = Some(self.last.0);
+            acc.cycles += 1;
+        }
+        match line.class {
+            None => {
+                acc.objects += line.counts.objs;
+                if let Some(g) = line.counts.green_tea {
+                    add(acc.green_tea.get_or_insert_with(Default::default), &g);
+                }
+            }
+            Some(class) => {
+                let at = match acc.classes.get(acc.next) {
+                    Some(e) if e.0 == class => acc.next,
+                    _ => match acc.classes.binary_search_by_key(&class, |e| e.0) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            acc.classes.insert(at, (class, 0, None));
+                            at
+                        }
+                    },
+                };
+                acc.next = at + 1;
+                let e = &mut acc.classes[at];
+                e.1 += line.counts.objs;
+                if let Some(g) = line.counts.green_tea {
+                    add(e.2.get_or_insert_with(Default::default), &g);
+                }
+            }
+        }
+    }
+
+    /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
+    /// here one by one: how a run split over two pieces of a large input read side by side is
+    /// put back together. (Summed in the same order, so the sums are the same numbers.)
+    pub fn append(&mut self, other: &RunStats) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.n += other.n;
+        self.forced += other.forced;
+        self.procs = self.procs.max(other.procs);
+        self.last = other.last;
+        for (sum, v) in self.cpu.iter_mut().zip(other.cpu) {
+            *sum += v;
+        }
+        for (sum, v) in self.clock.iter_mut().zip(other.clock) {
+            *sum += v;
+        }
+        self.gc_cpu += other.gc_cpu;
+        self.per.append(&other.per);
+        self.pause_max = self.pause_max.max(other.pause_max);
+        self.mark_max = self.mark_max.max(other.mark_max);
+        for (mine, theirs) in [(&mut self.live, other.live), (&mut self.goal, other.goal)] {
+            if let Some((lo, hi)) = theirs {
+                *mine = widen(widen(*mine, lo), hi);
+            }
+        }
+        self.scan.append(&other.scan);
+        self.lab.append(&other.lab);
+    }
+
+    pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n;
+        let (cpu, clock) = (&self.cpu, &self.clock);
+        let column = |i: usize| self.per.column(i);
+        let med = |i: usize| median_u64(&mut column(i)).unwrap_or(0.0) / 1e6;
+        // All GC CPU minus idle, per cycle.
+        let mut compulsory = column(3);
+        for (c, idle) in compulsory.iter_mut().zip(column(2)) {
+            *c -= idle;
+        }
+        let mark_cpu = cpu[1] + cpu[2] + cpu[3];
+        let span = self.last.1.saturating_sub(self.first.1);
+        let (live_min, live_max) = self.live.unwrap_or_default();
+        Some(RunSummary {
+            format: self.format,
+            first_line,
+            restart,
+            procs: self.procs,
+            cycles: n,
+            forced: self.forced,
+            first_cycle: self.first.0,
+            last_cycle: self.last.0,
+            start_s: self.first.1 as f64 / 1e9,
+            end_s: self.last.1 as f64 / 1e9,
+            cycles_per_s: (n > 1 && span > 0).then(|| (n - 1) as f64 / (span as f64 / 1e9)),
+            final_gc_pct: self.last.2,
+            cpu_ms: CpuMs {
+                sweep_term: ms(cpu[0]),
+                assist: ms(cpu[1]),
+                background: ms(cpu[2]),
+                idle: ms(cpu[3]),
+                mark_term: ms(cpu[4]),
+            },
+            clock_ms: ClockMs {
+                sweep_term: ms(clock[0]),
+                mark: ms(clock[1]),
+                mark_term: ms(clock[2]),
+            },
+            gc_cpu_ms: ms(self.gc_cpu),
+            compulsory_cpu_ms: ms(self.gc_cpu - cpu[3]),
+            per_cycle_median_ms: PerCycle {
+                assist: med(0),
+                background: med(1),
+                idle: med(2),
+                gc_cpu: med(3),
+                compulsory_cpu: median_u64(&mut compulsory).unwrap_or(0.0) / 1e6,
+            },
+            idle_share: (mark_cpu > 0).then(|| cpu[3] as f64 / mark_cpu as f64),
+            pause_ms: percentiles_of(&column(4), self.pause_max),
+            mark_ms: percentiles_of(&column(5), self.mark_max),
+            heap_live_mb: MinMax {
+                min: live_min,
+                max: live_max,
+            },
+            heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
+            scan: self.scan_summary(),
+            lab: self.lab.summary(),
+        })
+    }
+
+    fn scan_summary(&self) -> Option<ScanSummary> {
+        let acc = &self.scan;
+        if acc.cycles == 0 {
+            return None;
+        }
+        let objects = acc.objects;
+        Some(ScanSummary {
+            collector: if acc.green_tea.is_some() {
+                "green_tea"
+            } else {
+                "legacy"
+            },
+            cycles_with_scan: acc.cycles,
+            objects,
+            objects_per_span_visit: acc.green_tea.and_then(|g| g.density()),
+            span_visits: acc.green_tea.map(|g| g.visits()),
+            dense_share: acc
+                .green_tea
+                .filter(|_| objects > 0)
+                .map(|g| g.span_objs_dense as f64 / objects as f64),
+            classes: acc
+                .classes
+                .iter()
+                .map(|&(class, objects, g)| ClassScan {
+                    class,
+                    objects,
+                    objects_per_span_visit: g.and_then(|g| g.density()),
+                })
+                .collect(),
+        })
+    }
+}
+
+fn format_name(c: &Cycle) -> &'static str {
+    if c.lab.is_some() {
+        "gcscope lab"
+    } else if c.go15.is_some() && c.goal.is_none() {
+        "Go 1.5, early (5 phases, no goal)"
+    } else if c.go15.is_some() {
+        "Go 1.5 (5 phases)"
+    } else if c.stacks.is_some() || c.globals.is_some() {
+        "Go 1.18+ (stacks, globals)"
+    } else {
+        "Go 1.6-1.17"
+    }
+}
+
+fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
+    sum.sparse_objs += g.sparse_objs;
+    sum.span_objs_sparse += g.span_objs_sparse;
+    sum.span_objs_dense += g.span_objs_dense;
+    sum.spans_sparse += g.spans_sparse;
+    sum.spans_dense += g.spans_dense;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's statistics put together from two halves (`append`) are the statistics of the
+    /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
+    /// scan: classes and lab fields.
+    #[test]
+    fn appended_halves_are_the_whole() {
+        let cycles: Vec<(Cycle, Vec<ScanLine>)> = (1..=12u32)
+            .map(|n| {
+                let mut c = Cycle {
+                    num: n,
+                    at: u64::from(n) * 1_000_000,
+                    forced: n % 5 == 0,
+                    procs: 2 + n % 3,
+                    heap_live: u64::from(n % 7) << 20,
+                    goal: (n % 4 != 0).then_some(u64::from(n) << 20),
+                    ..Default::default()
+                };
+                c.cpu.assist = u64::from(n) * 1000;
+                c.cpu.idle = u64::from(n % 3) * 7000;
+                // The lab's ns values from cycle 9 on: the rows turn to ns there.
+                c.clock.mark = u64::from(n) * 1_000_000 + if n >= 9 { 17 } else { 0 };
+                if n % 4 == 1 {
+                    c.lab = Some(Box::new(LabStats {
+                        objects_scanned: u64::from(n),
+                        density_hist: vec![1; n as usize % 5],
+                        ..Default::default()
+                    }));
+                }
+                let scans = (0..n % 3)
+                    .map(|k| ScanLine {
+                        class: (k > 0).then_some(16 * (n % 4 + k)),
+                        counts: crate::model::ScanCounts {
+                            objs: u64::from(n + k),
+                            green_tea: (n % 2 == 0).then(|| GreenTeaCounts {
+                                sparse_objs: 1,
+                                span_objs_sparse: 2,
+                                span_objs_dense: u64::from(k),
+                                spans_sparse: 1,
+                                spans_dense: 1,
+                            }),
+                        },
+                    })
+                    .collect();
+                (c, scans)
+            })
+            .collect();
+        let push_all = |part: &[(Cycle, Vec<ScanLine>)]| {
+            let mut s = RunStats::default();
+            for (c, scans) in part {
+                s.push(c);
+                for l in scans {
+                    s.push_scan(l);
+                }
+            }
+            s
+        };
+        let whole = push_all(&cycles);
+        for cut in 0..=cycles.len() {
+            let mut joined = push_all(&cycles[..cut]);
+            joined.append(&push_all(&cycles[cut..]));
+            assert_eq!(joined, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn lab_fields_are_summed_over_the_run() {
+        let lab = |objs, visits, hist: &[u64]| LabStats {
+            objects_scanned: objs,
+            bytes_scanned: 16 * objs,
+            page_visits: visits,
+            objects_freed: 7,
+            density_hist: hist.to_vec(),
+            thread_cpu: 1_500_000,
+            setup: false,
+        };
+        let mut text = String::new();
+        for (n, l) in [
+            (1, Some(lab(300, 10, &[1, 2, 3]))),
+            (2, None),
+            (3, Some(lab(100, 40, &[5]))),
+        ] {
+            if let Some(l) = &l {
+                text += &crate::trace::format::lab_line(l);
+                text.push('\n');
+            }
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        let tl = crate::source::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        let s = tl.runs[0].summary().unwrap();
+        assert_eq!(s.format, "gcscope lab");
+        assert!(s.scan.is_none());
+        assert_eq!(
+            s.lab,
+            Some(LabSummary {
+                cycles_with_lab: 2,
+                objects_scanned: 400,
+                bytes_scanned: 6400,
+                page_visits: 50,
+                objects_per_page_visit: Some(8.0),
+                objects_freed: 14,
+                thread_cpu_ms: 3.0,
+                density_hist: vec![6, 2, 3],
+            })
+        );
+        // A run without lab lines has no lab section; sums saturate rather than overflow.
+        let mut stats = RunStats::default();
+        let c = Cycle::default();
+        stats.push(&c);
+        assert!(stats.summary(1, None).unwrap().lab.is_none());
+        let huge = Cycle {
+            lab: Some(Box::new(LabStats {
+                objects_scanned: u64::MAX,
+                density_hist: vec![u64::MAX],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        stats.push(&huge);
+        stats.push(&huge);
+        let l = stats.summary(1, None).unwrap().lab.unwrap();
+        assert_eq!(
+            (l.objects_scanned, l.density_hist),
+            (u64::MAX, vec![u64::MAX])
+        );
+        assert_eq!(l.objects_per_page_visit, None);
+    }
+}
