@@ -43,7 +43,10 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
     let mut at = |q: f64| {
         let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
         let (_, v, _) = us.select_nth_unstable(rank - 1);
-        ms((buckets.highest_equivalent(*v) * 1000).min(max_ns))
+        ms(buckets
+            .highest_equivalent(*v)
+            .saturating_mul(1000)
+            .min(max_ns))
     };
     Percentiles {
         p50: at(0.5),
@@ -77,7 +80,7 @@ pub fn percentiles(h: &Histogram<u64>, max_ns: u64) -> Percentiles {
         }
     }
     // The histogram's bucket edge is never reported above the exact maximum.
-    let q = |us: u64| ms((us * 1000).min(max_ns));
+    let q = |us: u64| ms(us.saturating_mul(1000).min(max_ns));
     Percentiles {
         p50: q(out[0]),
         p90: q(out[1]),

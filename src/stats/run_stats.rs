@@ -6,11 +6,13 @@ use super::summary::{
 };
 use super::{median_u64, ms};
 use crate::model::ScanLine;
-use crate::model::{Cycle, GreenTeaCounts, LabStats};
+use crate::model::{Clock, Cpu, Cycle, GreenTeaCounts, LabStats};
 
 /// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
 /// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
 /// themselves on a huge file. About 24 bytes a cycle (the per-cycle values medians need).
+///
+/// Every sum saturates: values are read from text and may be anything a u64 holds.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunStats {
     format: &'static str,
@@ -19,8 +21,11 @@ pub struct RunStats {
     procs: u32,
     first: (u32, u64),
     last: (u32, u64, u16),
-    cpu: [u64; 5],
-    clock: [u64; 3],
+    /// Sums over the run.
+    cpu: Cpu,
+    /// Sums over the run; `mark` sums `Cycle::mark_wall` (Go 1.5's scan and write-barrier
+    /// install included).
+    clock: Clock,
     gc_cpu: u64,
     /// The per-cycle values medians and percentiles are taken from when a summary is asked
     /// for (thousands of runs would otherwise hold thousands of histograms).
@@ -33,7 +38,7 @@ pub struct RunStats {
     lab: LabAcc,
 }
 
-/// Per cycle, ns: assist, background and idle CPU, all GC CPU, pause, mark wall time.
+/// Per cycle, ns: the figures of `Col`, one row a cycle.
 ///
 /// Kept as whole microseconds in 32 bits while every value allows it, which is always for
 /// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
@@ -41,8 +46,80 @@ pub struct RunStats {
 /// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
 #[derive(Debug, Clone, PartialEq)]
 enum Rows {
-    Micros(Vec<[u32; 6]>),
-    Nanos(Vec<[u64; 6]>),
+    Micros(Vec<[u32; Col::COUNT]>),
+    Nanos(Vec<[u64; Col::COUNT]>),
+}
+
+/// The columns of `Rows`: a cycle's figures that medians and percentiles are taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Assist,
+    Background,
+    Idle,
+    /// All GC CPU (`Derived::gc_cpu`).
+    GcCpu,
+    Pause,
+    /// Concurrent mark wall time (`Derived::mark`).
+    Mark,
+}
+
+impl Col {
+    const COUNT: usize = 6;
+    /// In column order (`col as usize`).
+    const ALL: [Col; Col::COUNT] = [
+        Col::Assist,
+        Col::Background,
+        Col::Idle,
+        Col::GcCpu,
+        Col::Pause,
+        Col::Mark,
+    ];
+
+    /// A cycle's row.
+    fn row(c: &Cycle, d: &Derived) -> [u64; Col::COUNT] {
+        Col::ALL.map(|col| match col {
+            Col::Assist => c.cpu.assist,
+            Col::Background => c.cpu.background,
+            Col::Idle => c.cpu.idle,
+            Col::GcCpu => d.gc_cpu,
+            Col::Pause => d.pause,
+            Col::Mark => d.mark,
+        })
+    }
+}
+
+/// A cycle's derived figures as `Cycle::gc_cpu`, `Cycle::pause` and `Cycle::mark_wall` define
+/// them, with sums that saturate: a line's values may be anything up to u64::MAX, where the
+/// model's plain sums would wrap (or panic, in a debug build).
+struct Derived {
+    gc_cpu: u64,
+    pause: u64,
+    mark: u64,
+}
+
+impl Derived {
+    fn of(c: &Cycle) -> Derived {
+        let go15 = c.go15.as_deref().copied().unwrap_or_default();
+        let cpu = &c.cpu;
+        Derived {
+            gc_cpu: [
+                cpu.assist,
+                cpu.background,
+                cpu.idle,
+                cpu.mark_term,
+                go15.cpu_scan,
+                go15.cpu_install_wb,
+            ]
+            .into_iter()
+            .fold(cpu.sweep_term, u64::saturating_add),
+            pause: c.clock.sweep_term.saturating_add(c.clock.mark_term),
+            mark: c
+                .clock
+                .mark
+                .saturating_add(go15.clock_scan)
+                .saturating_add(go15.clock_install_wb),
+        }
+    }
 }
 
 impl Default for Rows {
@@ -52,7 +129,7 @@ impl Default for Rows {
 }
 
 impl Rows {
-    fn push(&mut self, row: [u64; 6]) {
+    fn push(&mut self, row: [u64; Col::COUNT]) {
         if let Rows::Micros(v) = self {
             let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
             if micros.iter().all(Option::is_some) {
@@ -93,8 +170,9 @@ impl Rows {
         }
     }
 
-    /// Figure `i` of every cycle, ns.
-    fn column(&self, i: usize) -> Vec<u64> {
+    /// One figure of every cycle, ns.
+    fn column(&self, col: Col) -> Vec<u64> {
+        let i = col as usize;
         match self {
             Rows::Micros(v) => v.iter().map(|r| u64::from(r[i]) * 1000).collect(),
             Rows::Nanos(v) => v.iter().map(|r| r[i]).collect(),
@@ -175,7 +253,7 @@ impl ScanAcc {
         }
         self.cycles += other.cycles;
         self.last_cycle = other.last_cycle;
-        self.objects += other.objects;
+        self.objects = self.objects.saturating_add(other.objects);
         if let Some(g) = &other.green_tea {
             add(self.green_tea.get_or_insert_with(Default::default), g);
         }
@@ -188,7 +266,7 @@ impl ScanAcc {
                 }
             };
             let e = &mut self.classes[at];
-            e.1 += objects;
+            e.1 = e.1.saturating_add(objects);
             if let Some(g) = g {
                 add(e.2.get_or_insert_with(Default::default), &g);
             }
@@ -221,31 +299,19 @@ impl RunStats {
         self.forced += usize::from(c.forced);
         self.procs = self.procs.max(c.procs);
         self.last = (c.num, c.at, c.cum_pct);
-        let parts = [
-            c.cpu.sweep_term,
-            c.cpu.assist,
-            c.cpu.background,
-            c.cpu.idle,
-            c.cpu.mark_term,
-        ];
-        for (sum, v) in self.cpu.iter_mut().zip(parts) {
-            *sum += v;
-        }
-        self.clock[0] += c.clock.sweep_term;
-        self.clock[1] += c.mark_wall();
-        self.clock[2] += c.clock.mark_term;
-        let total = c.gc_cpu();
-        self.gc_cpu += total;
-        self.per.push([
-            c.cpu.assist,
-            c.cpu.background,
-            c.cpu.idle,
-            total,
-            c.pause(),
-            c.mark_wall(),
-        ]);
-        self.pause_max = self.pause_max.max(c.pause());
-        self.mark_max = self.mark_max.max(c.mark_wall());
+        let d = Derived::of(c);
+        add_cpu(&mut self.cpu, &c.cpu);
+        add_clock(
+            &mut self.clock,
+            &Clock {
+                mark: d.mark,
+                ..c.clock
+            },
+        );
+        self.gc_cpu = self.gc_cpu.saturating_add(d.gc_cpu);
+        self.per.push(Col::row(c, &d));
+        self.pause_max = self.pause_max.max(d.pause);
+        self.mark_max = self.mark_max.max(d.mark);
         self.live = widen(self.live, c.heap_live >> 20);
         if let Some(g) = c.goal {
             self.goal = widen(self.goal, g >> 20);
@@ -264,7 +330,7 @@ impl RunStats {
         }
         match line.class {
             None => {
-                acc.objects += line.counts.objs;
+                acc.objects = acc.objects.saturating_add(line.counts.objs);
                 if let Some(g) = line.counts.green_tea {
                     add(acc.green_tea.get_or_insert_with(Default::default), &g);
                 }
@@ -282,7 +348,7 @@ impl RunStats {
                 };
                 acc.next = at + 1;
                 let e = &mut acc.classes[at];
-                e.1 += line.counts.objs;
+                e.1 = e.1.saturating_add(line.counts.objs);
                 if let Some(g) = line.counts.green_tea {
                     add(e.2.get_or_insert_with(Default::default), &g);
                 }
@@ -305,13 +371,9 @@ impl RunStats {
         self.forced += other.forced;
         self.procs = self.procs.max(other.procs);
         self.last = other.last;
-        for (sum, v) in self.cpu.iter_mut().zip(other.cpu) {
-            *sum += v;
-        }
-        for (sum, v) in self.clock.iter_mut().zip(other.clock) {
-            *sum += v;
-        }
-        self.gc_cpu += other.gc_cpu;
+        add_cpu(&mut self.cpu, &other.cpu);
+        add_clock(&mut self.clock, &other.clock);
+        self.gc_cpu = self.gc_cpu.saturating_add(other.gc_cpu);
         self.per.append(&other.per);
         self.pause_max = self.pause_max.max(other.pause_max);
         self.mark_max = self.mark_max.max(other.mark_max);
@@ -330,14 +392,17 @@ impl RunStats {
         }
         let n = self.n;
         let (cpu, clock) = (&self.cpu, &self.clock);
-        let column = |i: usize| self.per.column(i);
-        let med = |i: usize| median_u64(&mut column(i)).unwrap_or(0.0) / 1e6;
-        // All GC CPU minus idle, per cycle.
-        let mut compulsory = column(3);
-        for (c, idle) in compulsory.iter_mut().zip(column(2)) {
-            *c -= idle;
+        let column = |col: Col| self.per.column(col);
+        let med = |col: Col| median_u64(&mut column(col)).unwrap_or(0.0) / 1e6;
+        // All GC CPU minus idle, per cycle (never below: the sum saturates).
+        let mut compulsory = column(Col::GcCpu);
+        for (c, idle) in compulsory.iter_mut().zip(column(Col::Idle)) {
+            *c = c.saturating_sub(idle);
         }
-        let mark_cpu = cpu[1] + cpu[2] + cpu[3];
+        let mark_cpu = cpu
+            .assist
+            .saturating_add(cpu.background)
+            .saturating_add(cpu.idle);
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
         Some(RunSummary {
@@ -354,29 +419,29 @@ impl RunStats {
             cycles_per_s: (n > 1 && span > 0).then(|| (n - 1) as f64 / (span as f64 / 1e9)),
             final_gc_pct: self.last.2,
             cpu_ms: CpuMs {
-                sweep_term: ms(cpu[0]),
-                assist: ms(cpu[1]),
-                background: ms(cpu[2]),
-                idle: ms(cpu[3]),
-                mark_term: ms(cpu[4]),
+                sweep_term: ms(cpu.sweep_term),
+                assist: ms(cpu.assist),
+                background: ms(cpu.background),
+                idle: ms(cpu.idle),
+                mark_term: ms(cpu.mark_term),
             },
             clock_ms: ClockMs {
-                sweep_term: ms(clock[0]),
-                mark: ms(clock[1]),
-                mark_term: ms(clock[2]),
+                sweep_term: ms(clock.sweep_term),
+                mark: ms(clock.mark),
+                mark_term: ms(clock.mark_term),
             },
             gc_cpu_ms: ms(self.gc_cpu),
-            compulsory_cpu_ms: ms(self.gc_cpu - cpu[3]),
+            compulsory_cpu_ms: ms(self.gc_cpu.saturating_sub(cpu.idle)),
             per_cycle_median_ms: PerCycle {
-                assist: med(0),
-                background: med(1),
-                idle: med(2),
-                gc_cpu: med(3),
+                assist: med(Col::Assist),
+                background: med(Col::Background),
+                idle: med(Col::Idle),
+                gc_cpu: med(Col::GcCpu),
                 compulsory_cpu: median_u64(&mut compulsory).unwrap_or(0.0) / 1e6,
             },
-            idle_share: (mark_cpu > 0).then(|| cpu[3] as f64 / mark_cpu as f64),
-            pause_ms: percentiles_of(&column(4), self.pause_max),
-            mark_ms: percentiles_of(&column(5), self.mark_max),
+            idle_share: (mark_cpu > 0).then(|| cpu.idle as f64 / mark_cpu as f64),
+            pause_ms: percentiles_of(&column(Col::Pause), self.pause_max),
+            mark_ms: percentiles_of(&column(Col::Mark), self.mark_max),
             heap_live_mb: MinMax {
                 min: live_min,
                 max: live_max,
@@ -401,8 +466,8 @@ impl RunStats {
             },
             cycles_with_scan: acc.cycles,
             objects,
-            objects_per_span_visit: acc.green_tea.and_then(|g| g.density()),
-            span_visits: acc.green_tea.map(|g| g.visits()),
+            objects_per_span_visit: acc.green_tea.as_ref().and_then(density),
+            span_visits: acc.green_tea.as_ref().map(visits),
             dense_share: acc
                 .green_tea
                 .filter(|_| objects > 0)
@@ -413,7 +478,7 @@ impl RunStats {
                 .map(|&(class, objects, g)| ClassScan {
                     class,
                     objects,
-                    objects_per_span_visit: g.and_then(|g| g.density()),
+                    objects_per_span_visit: g.as_ref().and_then(density),
                 })
                 .collect(),
         })
@@ -435,11 +500,54 @@ fn format_name(c: &Cycle) -> &'static str {
 }
 
 fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
-    sum.sparse_objs += g.sparse_objs;
-    sum.span_objs_sparse += g.span_objs_sparse;
-    sum.span_objs_dense += g.span_objs_dense;
-    sum.spans_sparse += g.spans_sparse;
-    sum.spans_dense += g.spans_dense;
+    for (sum, v) in [
+        (&mut sum.sparse_objs, g.sparse_objs),
+        (&mut sum.span_objs_sparse, g.span_objs_sparse),
+        (&mut sum.span_objs_dense, g.span_objs_dense),
+        (&mut sum.spans_sparse, g.spans_sparse),
+        (&mut sum.spans_dense, g.spans_dense),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+fn add_cpu(sum: &mut Cpu, c: &Cpu) {
+    for (sum, v) in [
+        (&mut sum.sweep_term, c.sweep_term),
+        (&mut sum.assist, c.assist),
+        (&mut sum.background, c.background),
+        (&mut sum.idle, c.idle),
+        (&mut sum.mark_term, c.mark_term),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+fn add_clock(sum: &mut Clock, c: &Clock) {
+    for (sum, v) in [
+        (&mut sum.sweep_term, c.sweep_term),
+        (&mut sum.mark, c.mark),
+        (&mut sum.mark_term, c.mark_term),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+/// `GreenTeaCounts::visits` of counts summed over a run, saturating.
+fn visits(g: &GreenTeaCounts) -> u64 {
+    g.sparse_objs
+        .saturating_add(g.spans_sparse)
+        .saturating_add(g.spans_dense)
+}
+
+/// `GreenTeaCounts::density` of counts summed over a run, saturating.
+fn density(g: &GreenTeaCounts) -> Option<f64> {
+    let objects = g
+        .sparse_objs
+        .saturating_add(g.span_objs_sparse)
+        .saturating_add(g.span_objs_dense);
+    let visits = visits(g);
+    (visits > 0).then(|| objects as f64 / visits as f64)
 }
 
 #[cfg(test)]
@@ -571,5 +679,128 @@ mod tests {
             (u64::MAX, vec![u64::MAX])
         );
         assert_eq!(l.objects_per_page_visit, None);
+    }
+
+    /// `Derived` is the model's definitions (`Cycle::gc_cpu`, `pause`, `mark_wall`), and a
+    /// row's columns are in `Col` order.
+    #[test]
+    fn derived_figures_are_the_models() {
+        for go15 in [None, Some(3u64)] {
+            let c = Cycle {
+                clock: Clock {
+                    sweep_term: 11,
+                    mark: 1300,
+                    mark_term: 17,
+                },
+                cpu: Cpu {
+                    sweep_term: 19,
+                    assist: 2300,
+                    background: 2900,
+                    idle: 3100,
+                    mark_term: 37,
+                },
+                go15: go15.map(|k| {
+                    Box::new(crate::model::Go15Phases {
+                        clock_scan: 41 * k,
+                        clock_install_wb: 43 * k,
+                        cpu_scan: 47 * k,
+                        cpu_install_wb: 53 * k,
+                    })
+                }),
+                ..Default::default()
+            };
+            let d = Derived::of(&c);
+            assert_eq!(
+                (d.gc_cpu, d.pause, d.mark),
+                (c.gc_cpu(), c.pause(), c.mark_wall())
+            );
+            let row = Col::row(&c, &d);
+            for (i, col) in Col::ALL.into_iter().enumerate() {
+                assert_eq!(col as usize, i);
+            }
+            assert_eq!(
+                row,
+                [2300, 2900, 3100, c.gc_cpu(), c.pause(), c.mark_wall()]
+            );
+        }
+    }
+
+    /// Values are read from text and may be anything a u64 holds: every sum saturates (no
+    /// wrap in a release build, no panic in a debug one), through `push`, `push_scan` and
+    /// `append` alike, and the figures derived from the sums stay at the top.
+    #[test]
+    fn sums_of_huge_values_saturate() {
+        let big = u64::MAX - 5;
+        let c = Cycle {
+            num: 1,
+            at: big,
+            heap_live: big,
+            goal: Some(big),
+            clock: crate::model::Clock {
+                sweep_term: big,
+                mark: big,
+                mark_term: big,
+            },
+            cpu: crate::model::Cpu {
+                sweep_term: big,
+                assist: big,
+                background: big,
+                idle: big,
+                mark_term: big,
+            },
+            go15: Some(Box::new(crate::model::Go15Phases {
+                clock_scan: big,
+                clock_install_wb: big,
+                cpu_scan: big,
+                cpu_install_wb: big,
+            })),
+            lab: Some(Box::new(LabStats {
+                objects_scanned: big,
+                page_visits: big,
+                thread_cpu: big,
+                density_hist: vec![big],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        let g = GreenTeaCounts {
+            sparse_objs: big,
+            span_objs_sparse: big,
+            span_objs_dense: big,
+            spans_sparse: big,
+            spans_dense: big,
+        };
+        let counts = crate::model::ScanCounts {
+            objs: big,
+            green_tea: Some(g),
+        };
+        let lines = [None, Some(16)].map(|class| ScanLine { class, counts });
+        let run = |cycles: u32| {
+            let mut s = RunStats::default();
+            for num in 1..=cycles {
+                s.push(&Cycle { num, ..c.clone() });
+                for l in &lines {
+                    s.push_scan(l);
+                }
+            }
+            s
+        };
+        let mut joined = run(3);
+        joined.append(&run(2));
+        for s in [run(5), joined] {
+            let sum = s.summary(1, None).unwrap();
+            let top = ms(u64::MAX);
+            assert_eq!(sum.cpu_ms.assist, top);
+            assert_eq!(sum.clock_ms.mark, top);
+            assert_eq!((sum.gc_cpu_ms, sum.compulsory_cpu_ms), (top, 0.0));
+            assert_eq!((sum.pause_ms.max, sum.mark_ms.max), (top, top));
+            assert_eq!(sum.pause_ms.p99, top);
+            assert_eq!(sum.idle_share, Some(1.0));
+            let scan = sum.scan.unwrap();
+            assert_eq!((scan.objects, scan.span_visits), (u64::MAX, Some(u64::MAX)));
+            assert_eq!(scan.classes[0].objects, u64::MAX);
+            let lab = sum.lab.unwrap();
+            assert_eq!((lab.objects_scanned, lab.thread_cpu_ms), (u64::MAX, top));
+        }
     }
 }
