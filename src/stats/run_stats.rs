@@ -12,9 +12,25 @@ use crate::model::{Clock, Cpu, Cycle, GreenTeaCounts, LabStats};
 /// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
 /// themselves on a huge file. About 24 bytes a cycle (the per-cycle values medians need).
 ///
-/// Every sum saturates: values are read from text and may be anything a u64 holds.
+/// Setup cycles (the lab's warm-up, `LabStats::setup`) are counted but kept apart: a run's
+/// figures are those of its other cycles, or of the setup cycles when it has no others (so a
+/// short run still has a summary).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunStats {
+    /// The cycles that are not setup cycles.
+    steady: Figures,
+    /// The setup cycles (boxed: a Go trace has none).
+    setup: Option<Box<Figures>>,
+    /// The last cycle pushed was a setup cycle: its `scan:` lines go with it.
+    last_setup: bool,
+}
+
+/// The figures of a set of cycles: sums, ranges and the per-cycle values medians and
+/// percentiles are taken from.
+///
+/// Every sum saturates: values are read from text and may be anything a u64 holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Figures {
     format: &'static str,
     n: usize,
     forced: usize,
@@ -286,11 +302,65 @@ fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
 }
 
 impl RunStats {
+    /// Every cycle pushed, setup cycles included.
     pub fn cycles(&self) -> usize {
-        self.n
+        self.steady.n + self.setup_cycles()
+    }
+
+    /// The setup cycles pushed.
+    pub fn setup_cycles(&self) -> usize {
+        self.setup.as_ref().map_or(0, |s| s.n)
     }
 
     pub fn push(&mut self, c: &Cycle) {
+        self.last_setup = c.lab.as_ref().is_some_and(|l| l.setup);
+        if self.last_setup {
+            self.setup.get_or_insert_with(Default::default).push(c);
+        } else {
+            self.steady.push(c);
+        }
+    }
+
+    /// A `scan:` line of the run's last cycle, counted with that cycle.
+    pub fn push_scan(&mut self, line: &ScanLine) {
+        match &mut self.setup {
+            Some(setup) if self.last_setup => setup.push_scan(line),
+            _ => self.steady.push_scan(line),
+        }
+    }
+
+    /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
+    /// here one by one: how a run split over two pieces of a large input read side by side is
+    /// put back together. (Summed in the same order, so the sums are the same numbers.)
+    pub fn append(&mut self, other: &RunStats) {
+        if other.cycles() == 0 {
+            return;
+        }
+        self.steady.append(&other.steady);
+        if let Some(theirs) = &other.setup {
+            match &mut self.setup {
+                Some(mine) => mine.append(theirs),
+                None => self.setup = Some(theirs.clone()),
+            }
+        }
+        self.last_setup = other.last_setup;
+    }
+
+    /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
+    /// has nothing else; `None` without cycles.
+    pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        let figures = match &self.setup {
+            Some(setup) if self.steady.n == 0 => setup,
+            _ => &self.steady,
+        };
+        let mut s = figures.summary(first_line, restart)?;
+        s.setup_cycles = self.setup_cycles();
+        Some(s)
+    }
+}
+
+impl Figures {
+    fn push(&mut self, c: &Cycle) {
         if self.n == 0 {
             self.format = format_name(c);
             self.first = (c.num, c.at);
@@ -321,8 +391,8 @@ impl RunStats {
         }
     }
 
-    /// A `scan:` line of the run's last cycle.
-    pub fn push_scan(&mut self, line: &ScanLine) {
+    /// A `scan:` line of the last cycle.
+    fn push_scan(&mut self, line: &ScanLine) {
         let acc = &mut self.scan;
         if acc.last_cycle != Some(self.last.0) {
             acc.last_cycle = Some(self.last.0);
@@ -356,10 +426,8 @@ impl RunStats {
         }
     }
 
-    /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
-    /// here one by one: how a run split over two pieces of a large input read side by side is
-    /// put back together. (Summed in the same order, so the sums are the same numbers.)
-    pub fn append(&mut self, other: &RunStats) {
+    /// `other`'s cycles after these.
+    fn append(&mut self, other: &Figures) {
         if other.n == 0 {
             return;
         }
@@ -386,7 +454,7 @@ impl RunStats {
         self.lab.append(&other.lab);
     }
 
-    pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+    fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
         if self.n == 0 {
             return None;
         }
@@ -411,6 +479,7 @@ impl RunStats {
             restart,
             procs: self.procs,
             cycles: n,
+            setup_cycles: 0,
             forced: self.forced,
             first_cycle: self.first.0,
             last_cycle: self.last.0,
@@ -556,7 +625,7 @@ mod tests {
 
     /// A run's statistics put together from two halves (`append`) are the statistics of the
     /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
-    /// scan: classes and lab fields.
+    /// scan: classes and lab fields, setup cycles (first, and one among the others) kept apart.
     #[test]
     fn appended_halves_are_the_whole() {
         let cycles: Vec<(Cycle, Vec<ScanLine>)> = (1..=12u32)
@@ -574,10 +643,12 @@ mod tests {
                 c.cpu.idle = u64::from(n % 3) * 7000;
                 // The lab's ns values from cycle 9 on: the rows turn to ns there.
                 c.clock.mark = u64::from(n) * 1_000_000 + if n >= 9 { 17 } else { 0 };
-                if n % 4 == 1 {
+                let setup = n <= 2 || n == 7;
+                if n % 4 == 1 || setup {
                     c.lab = Some(Box::new(LabStats {
                         objects_scanned: u64::from(n),
                         density_hist: vec![1; n as usize % 5],
+                        setup,
                         ..Default::default()
                     }));
                 }
@@ -610,6 +681,10 @@ mod tests {
             s
         };
         let whole = push_all(&cycles);
+        assert_eq!((whole.cycles(), whole.setup_cycles()), (12, 3));
+        let summary = whole.summary(1, None).unwrap();
+        assert_eq!((summary.cycles, summary.setup_cycles), (9, 3));
+        assert_eq!((summary.first_cycle, summary.last_cycle), (3, 12));
         for cut in 0..=cycles.len() {
             let mut joined = push_all(&cycles[..cut]);
             joined.append(&push_all(&cycles[cut..]));

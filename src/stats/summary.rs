@@ -16,7 +16,12 @@ pub struct RunSummary {
     /// `[new, previous]` cycle numbers when this run began because the counter restarted.
     pub restart: Option<(u32, u32)>,
     pub procs: u32,
+    /// The cycles the figures are of: all but the setup cycles, or the setup cycles when the
+    /// run has no others.
     pub cycles: usize,
+    /// Cycles that ran while the lab's workload was still building its heap (warm-up):
+    /// counted here, left out of every other figure unless the run has nothing else.
+    pub setup_cycles: usize,
     pub forced: usize,
     pub first_cycle: u32,
     pub last_cycle: u32,
