@@ -23,6 +23,45 @@ pub struct RunStats {
     setup: Option<Box<Figures>>,
     /// The last cycle pushed was a setup cycle: its `scan:` lines go with it.
     last_setup: bool,
+    /// The `scan:` lines the last cycle has had so far.
+    seen: ScanSeen,
+}
+
+/// The `scan:` lines counted for the last cycle: one `total` line and one line a class.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ScanSeen {
+    total: bool,
+    /// In the order printed (Go prints classes in increasing order, `L` = 0 first).
+    classes: Vec<u32>,
+}
+
+/// Why a `scan:` line was not counted (`RunStats::push_scan`). Its `Display` is the reason
+/// the timeline records as a problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanRejected {
+    /// The run has no cycle for it yet.
+    NoCycle,
+    /// The cycle (its number) already had a `total` line.
+    SecondTotal { cycle: u32 },
+    /// The cycle already had a line for this size class (bytes, 0 for large objects).
+    SecondClass { cycle: u32, class: u32 },
+}
+
+impl std::fmt::Display for ScanRejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ScanRejected::NoCycle => write!(f, "scan: line with no gc line before it"),
+            ScanRejected::SecondTotal { cycle } => {
+                write!(f, "second scan: total line for gc {cycle}")
+            }
+            ScanRejected::SecondClass { cycle, class: 0 } => {
+                write!(f, "second scan: class L line for gc {cycle}")
+            }
+            ScanRejected::SecondClass { cycle, class } => {
+                write!(f, "second scan: class {class}B line for gc {cycle}")
+            }
+        }
+    }
 }
 
 /// The figures of a set of cycles: sums, ranges and the per-cycle values medians and
@@ -252,7 +291,6 @@ impl LabAcc {
 #[derive(Debug, Clone, Default, PartialEq)]
 struct ScanAcc {
     cycles: usize,
-    last_cycle: Option<u32>,
     objects: u64,
     green_tea: Option<GreenTeaCounts>,
     /// By size class, sorted by class (a vector: a few dozen classes, looked up on every
@@ -263,12 +301,42 @@ struct ScanAcc {
 }
 
 impl ScanAcc {
+    /// A `scan:` line that counts; `first`: the first of its cycle.
+    fn push(&mut self, line: &ScanLine, first: bool) {
+        self.cycles += usize::from(first);
+        match line.class {
+            None => {
+                self.objects = self.objects.saturating_add(line.counts.objs);
+                if let Some(g) = line.counts.green_tea {
+                    add(self.green_tea.get_or_insert_with(Default::default), &g);
+                }
+            }
+            Some(class) => {
+                let at = match self.classes.get(self.next) {
+                    Some(e) if e.0 == class => self.next,
+                    _ => match self.classes.binary_search_by_key(&class, |e| e.0) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            self.classes.insert(at, (class, 0, None));
+                            at
+                        }
+                    },
+                };
+                self.next = at + 1;
+                let e = &mut self.classes[at];
+                e.1 = e.1.saturating_add(line.counts.objs);
+                if let Some(g) = line.counts.green_tea {
+                    add(e.2.get_or_insert_with(Default::default), &g);
+                }
+            }
+        }
+    }
+
     fn append(&mut self, other: &ScanAcc) {
         if other.cycles == 0 {
             return;
         }
         self.cycles += other.cycles;
-        self.last_cycle = other.last_cycle;
         self.objects = self.objects.saturating_add(other.objects);
         if let Some(g) = &other.green_tea {
             add(self.green_tea.get_or_insert_with(Default::default), g);
@@ -312,21 +380,61 @@ impl RunStats {
         self.setup.as_ref().map_or(0, |s| s.n)
     }
 
+    /// A cycle, and the `scan:` counters its record carries (`Cycle::scan`: the lab's cycles
+    /// bring theirs; a kept record has the lines `push_scan` counted), by `push_scan`'s rule.
     pub fn push(&mut self, c: &Cycle) {
+        self.seen.total = false;
+        self.seen.classes.clear();
         self.last_setup = c.lab.as_ref().is_some_and(|l| l.setup);
         if self.last_setup {
             self.setup.get_or_insert_with(Default::default).push(c);
         } else {
             self.steady.push(c);
         }
+        if let Some(scan) = &c.scan {
+            let total = ScanLine {
+                class: None,
+                counts: scan.total,
+            };
+            let classes = scan.classes.iter().map(|&(class, counts)| ScanLine {
+                class: Some(class),
+                counts,
+            });
+            for line in std::iter::once(total).chain(classes) {
+                // A line the rule refuses is left out, as it is from text.
+                let _ = self.push_scan(&line);
+            }
+        }
     }
 
-    /// A `scan:` line of the run's last cycle, counted with that cycle.
-    pub fn push_scan(&mut self, line: &ScanLine) {
-        match &mut self.setup {
-            Some(setup) if self.last_setup => setup.push_scan(line),
-            _ => self.steady.push_scan(line),
+    /// A `scan:` line of the run's last cycle, counted with that cycle, or why not: the one
+    /// rule for which lines count, whether or not the cycles are kept (the timeline keeps in
+    /// a cycle's record exactly the lines counted here). A cycle's first `total` line and its
+    /// first line for each size class count; a line repeating one of those, or before the
+    /// run's first cycle, does not.
+    pub fn push_scan(&mut self, line: &ScanLine) -> Result<(), ScanRejected> {
+        let figures = match &mut self.setup {
+            Some(setup) if self.last_setup => setup,
+            _ if self.steady.n == 0 => return Err(ScanRejected::NoCycle),
+            _ => &mut self.steady,
+        };
+        let seen = &mut self.seen;
+        let cycle = figures.last.0;
+        let first = !seen.total && seen.classes.is_empty();
+        match line.class {
+            None if seen.total => return Err(ScanRejected::SecondTotal { cycle }),
+            None => seen.total = true,
+            // Increasing, as Go prints them: new without a search.
+            Some(class) if seen.classes.last().is_none_or(|&last| last < class) => {
+                seen.classes.push(class)
+            }
+            Some(class) if seen.classes.contains(&class) => {
+                return Err(ScanRejected::SecondClass { cycle, class })
+            }
+            Some(class) => seen.classes.push(class),
         }
+        figures.scan.push(line, first);
+        Ok(())
     }
 
     /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
@@ -344,6 +452,7 @@ impl RunStats {
             }
         }
         self.last_setup = other.last_setup;
+        self.seen.clone_from(&other.seen);
     }
 
     /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
@@ -388,41 +497,6 @@ impl Figures {
         }
         if let Some(l) = &c.lab {
             self.lab.push(l);
-        }
-    }
-
-    /// A `scan:` line of the last cycle.
-    fn push_scan(&mut self, line: &ScanLine) {
-        let acc = &mut self.scan;
-        if acc.last_cycle != Some(self.last.0) {
-            acc.last_cycle = Some(self.last.0);
-            acc.cycles += 1;
-        }
-        match line.class {
-            None => {
-                acc.objects = acc.objects.saturating_add(line.counts.objs);
-                if let Some(g) = line.counts.green_tea {
-                    add(acc.green_tea.get_or_insert_with(Default::default), &g);
-                }
-            }
-            Some(class) => {
-                let at = match acc.classes.get(acc.next) {
-                    Some(e) if e.0 == class => acc.next,
-                    _ => match acc.classes.binary_search_by_key(&class, |e| e.0) {
-                        Ok(at) => at,
-                        Err(at) => {
-                            acc.classes.insert(at, (class, 0, None));
-                            at
-                        }
-                    },
-                };
-                acc.next = at + 1;
-                let e = &mut acc.classes[at];
-                e.1 = e.1.saturating_add(line.counts.objs);
-                if let Some(g) = line.counts.green_tea {
-                    add(e.2.get_or_insert_with(Default::default), &g);
-                }
-            }
         }
     }
 
@@ -625,7 +699,8 @@ mod tests {
 
     /// A run's statistics put together from two halves (`append`) are the statistics of the
     /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
-    /// scan: classes and lab fields, setup cycles (first, and one among the others) kept apart.
+    /// scan: classes (and which lines were refused) and lab fields, setup cycles (first, and one
+    /// among the others) kept apart.
     #[test]
     fn appended_halves_are_the_whole() {
         let cycles: Vec<(Cycle, Vec<ScanLine>)> = (1..=12u32)
@@ -652,7 +727,7 @@ mod tests {
                         ..Default::default()
                     }));
                 }
-                let scans = (0..n % 3)
+                let mut scans: Vec<ScanLine> = (0..n % 3)
                     .map(|k| ScanLine {
                         class: (k > 0).then_some(16 * (n % 4 + k)),
                         counts: crate::model::ScanCounts {
@@ -667,6 +742,10 @@ mod tests {
                         },
                     })
                     .collect();
+                // Lines repeated (refused, not counted), one cycle a setup cycle.
+                if n == 8 || n == 11 || n == 2 {
+                    scans.extend(scans.clone());
+                }
                 (c, scans)
             })
             .collect();
@@ -675,7 +754,7 @@ mod tests {
             for (c, scans) in part {
                 s.push(c);
                 for l in scans {
-                    s.push_scan(l);
+                    let _ = s.push_scan(l);
                 }
             }
             s
@@ -855,7 +934,7 @@ mod tests {
             for num in 1..=cycles {
                 s.push(&Cycle { num, ..c.clone() });
                 for l in &lines {
-                    s.push_scan(l);
+                    s.push_scan(l).unwrap();
                 }
             }
             s
