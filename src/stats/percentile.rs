@@ -119,4 +119,25 @@ mod tests {
             );
         }
     }
+
+    /// What docs/SUMMARY.md says of a printed percentile: the value at rank ceil(q * n),
+    /// truncated to whole µs, reported as the upper edge of its bucket (exact below 256 µs,
+    /// then 2, 4, 8 ... µs wide), never above the exact maximum.
+    #[test]
+    fn percentiles_are_bucket_edges_as_documented() {
+        let us = |v: &[u64]| v.iter().map(|u| u * 1000).collect::<Vec<u64>>();
+        // Rank ceil(0.5 * 2) = 1: the lower of two values (a median would be their mean).
+        let p = percentiles_of(&us(&[300, 1000]), 1_000_000);
+        assert_eq!((p.p50, p.p90, p.max), (0.301, 1.0, 1.0));
+        // Below 256 µs every µs is its own bucket; sub-µs parts are dropped.
+        let p = percentiles_of(&[255_000, 1_500, 1_999], 255_000);
+        assert_eq!((p.p50, p.p99), (0.001, 0.255));
+        // 512..1023 µs: 4 µs buckets; 10 ms: 64 µs buckets (10 000 is in [9984, 10047]).
+        let p = percentiles_of(&us(&[513, 10_000, 20_000]), 20_000_000);
+        assert_eq!((p.p50, p.p90), (10.047, 20.0));
+        assert_eq!(percentiles_of(&us(&[513]), 2_000_000).p50, 0.515);
+        // Never above the maximum: one value is its own p50, p90, p99.
+        let p = percentiles_of(&[10_000_000], 10_000_000);
+        assert_eq!((p.p50, p.p99, p.max), (10.0, 10.0, 10.0));
+    }
 }
