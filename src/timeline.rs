@@ -95,22 +95,22 @@ impl Timeline {
                 }
             }
             Event::Scan { run, line, scan } => {
-                if let Some(r) = self.runs.get_mut(run) {
-                    r.stats.push_scan(&scan);
-                }
-                let Some(cycle) = self.runs.get_mut(run).and_then(|r| r.cycles.last_mut()) else {
+                let Some(r) = self.runs.get_mut(run) else {
                     return;
                 };
-                let stats = cycle.scan.get_or_insert_with(Box::<ScanStats>::default);
-                match scan.class {
-                    None if stats.total.objs == 0 && stats.total.green_tea.is_none() => {
-                        stats.total = scan.counts
-                    }
-                    None => self.problems.push(Problem {
+                // The run's statistics decide which lines count (they see every cycle, kept
+                // or not): the cycle's record keeps those, and a line refused is a problem.
+                if let Err(why) = r.stats.push_scan(&scan) {
+                    self.problems.push(Problem {
                         line,
-                        reason: format!("second scan: total line for gc {}", cycle.num),
-                    }),
-                    Some(class) => stats.classes.push((class, scan.counts)),
+                        reason: why.to_string(),
+                    });
+                } else if let Some(cycle) = r.cycles.last_mut() {
+                    let stats = cycle.scan.get_or_insert_with(Box::<ScanStats>::default);
+                    match scan.class {
+                        None => stats.total = scan.counts,
+                        Some(class) => stats.classes.push((class, scan.counts)),
+                    }
                 }
             }
             Event::Output { line, text } => self.output.push(TextLine { line, text }),

@@ -2,6 +2,8 @@
 
 pub mod compare;
 pub mod mannwhitney;
+pub mod percentile;
+pub mod run_stats;
 pub mod summary;
 
 use serde::Serialize;
@@ -19,14 +21,10 @@ impl Spread {
     /// `None` for an empty sample. NaNs are ignored.
     pub fn of(values: &[f64]) -> Option<Spread> {
         let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
-        if v.is_empty() {
-            return None;
-        }
-        v.sort_by(f64::total_cmp);
         Some(Spread {
-            median: median_sorted(&v),
-            min: v[0],
-            max: v[v.len() - 1],
+            median: median_f64(&mut v)?,
+            min: v.iter().copied().min_by(f64::total_cmp)?,
+            max: v.iter().copied().max_by(f64::total_cmp)?,
             n: v.len(),
         })
     }
@@ -36,29 +34,36 @@ impl Spread {
     }
 }
 
-fn median_sorted(v: &[f64]) -> f64 {
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Median of integers in O(n) (selection, not a sort: summaries run over a million cycles).
-pub fn median_u64(values: &mut [u64]) -> Option<f64> {
+/// The median, the program's one definition of it (docs/SUMMARY.md): the middle value, or for
+/// an even count the mean of the two middle values; `None` for no values. In O(n) (selection,
+/// not a sort: summaries run over a million cycles); the order of `values` changes.
+fn median_by<T: Copy>(
+    values: &mut [T],
+    cmp: impl Fn(&T, &T) -> std::cmp::Ordering + Copy,
+    value: impl Fn(T) -> f64,
+) -> Option<f64> {
     let n = values.len();
     if n == 0 {
         return None;
     }
-    let (lo, mid, _) = values.select_nth_unstable(n / 2);
-    let mid = *mid as f64;
+    let (below, mid, _) = values.select_nth_unstable_by(n / 2, cmp);
+    let mid = value(*mid);
     if n % 2 == 1 {
-        Some(mid)
-    } else {
-        let below = lo.iter().copied().max().unwrap_or(0) as f64;
-        Some((below + mid) / 2.0)
+        return Some(mid);
     }
+    // The largest of the lower half is the other middle value.
+    let lower = below.iter().copied().max_by(cmp).map(value)?;
+    Some((lower + mid) / 2.0)
+}
+
+/// `median_by` of integers (ns, bytes): a cycle's figures.
+pub fn median_u64(values: &mut [u64]) -> Option<f64> {
+    median_by(values, u64::cmp, |v| v as f64)
+}
+
+/// `median_by` of reals, ordered by `f64::total_cmp` (callers leave NaNs out): runs' figures.
+pub fn median_f64(values: &mut [f64]) -> Option<f64> {
+    median_by(values, f64::total_cmp, |v| v)
 }
 
 /// ns -> ms, for display and JSON.
@@ -85,6 +90,40 @@ mod tests {
     fn median_selection() {
         assert_eq!(median_u64(&mut [5, 1, 3]), Some(3.0));
         assert_eq!(median_u64(&mut [4, 1, 3, 2]), Some(2.5));
+        assert_eq!(median_u64(&mut [7]), Some(7.0));
+        assert_eq!(median_u64(&mut [9, 1]), Some(5.0));
+        assert_eq!(median_u64(&mut [u64::MAX, u64::MAX]), Some(u64::MAX as f64));
         assert_eq!(median_u64(&mut []), None);
+        assert_eq!(
+            median_f64(&mut [0.9, 0.1, 0.4, 0.2]),
+            Some(0.30000000000000004)
+        );
+        assert_eq!(median_f64(&mut [-1.0, 3.0, 2.0]), Some(2.0));
+        assert_eq!(median_f64(&mut []), None);
+    }
+
+    /// The selection agrees with sorting and taking the middle (or the mean of the two middle
+    /// values), on many sizes and with repeats.
+    #[test]
+    fn median_is_the_sorted_middle() {
+        let mut x: u64 = 99;
+        for n in 1..60usize {
+            let mut v: Vec<u64> = (0..n)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    (x >> 40) % 50
+                })
+                .collect();
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let want = if n % 2 == 1 {
+                sorted[n / 2] as f64
+            } else {
+                (sorted[n / 2 - 1] as f64 + sorted[n / 2] as f64) / 2.0
+            };
+            let reals: Vec<f64> = v.iter().map(|&u| u as f64).collect();
+            assert_eq!(median_u64(&mut v), Some(want), "n={n}");
+            assert_eq!(Spread::of(&reals).map(|s| s.median), Some(want), "n={n}");
+        }
     }
 }
