@@ -44,7 +44,7 @@ pub fn check(gc: &Gc, bytes_marked: u64, out: &mut Checks) {
     for span in spans {
         let s = &heap.spans[span as usize];
         let class = s.class.load(Relaxed);
-        let inline = class != 0 && super::sizeclass::inline_bits(class);
+        let inline = class != 0 && super::heap::sizeclass::inline_bits(class);
         let page = span * PAGE_WORDS;
         for i in 0..8u32 {
             let marks = if inline {

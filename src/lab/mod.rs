@@ -13,7 +13,6 @@ pub mod heap;
 pub mod mark;
 pub mod pacer;
 pub mod sched;
-pub mod sizeclass;
 pub mod turns;
 pub mod workload;
 

@@ -2,11 +2,11 @@
 //! assists, write barrier, the two stop-the-world points, the pacer, and sweeping. One
 //! coordinator thread drives cycles and reports each one when its sweep is done.
 
+use super::heap::sizeclass;
 use super::heap::{Heap, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use super::mark::{GcWork, MarkStats, Marker, Marking, RootJob, ROOT_JOB_SLOTS};
 use super::pacer::Pacer;
 use super::sched::{thread_cpu_ns, Sched};
-use super::sizeclass;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};

@@ -14,7 +14,9 @@
 //! the ownership byte. Bigger objects carry a one-word header naming their type and use side
 //! mark bits, like Go's malloc-header objects.
 
-use super::sizeclass::{self, CLASS_PAGES, CLASS_SIZE};
+pub mod sizeclass;
+
+use sizeclass::{CLASS_PAGES, CLASS_SIZE};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
