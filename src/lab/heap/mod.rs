@@ -14,11 +14,15 @@
 //! the ownership byte. Bigger objects carry a one-word header naming their type and use side
 //! mark bits, like Go's malloc-header objects.
 
+mod arena;
 pub mod sizeclass;
+mod span;
+mod sweep;
 
-use sizeclass::{CLASS_PAGES, CLASS_SIZE};
+use arena::{zeroed, PageAlloc};
+pub use span::{ObjLoc, Span};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 pub type Ref = u32;
@@ -60,44 +64,6 @@ impl Type {
 
 pub type TypeId = u32;
 
-/// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
-/// zero when free.
-#[derive(Default)]
-pub struct Span {
-    pub in_use: AtomicU8,
-    pub class: AtomicU8,
-    pub noscan: AtomicU8,
-    pub npages: AtomicU32,
-    pub nelems: AtomicU32,
-    pub elem_words: AtomicU32,
-    pub sweepgen: AtomicU32,
-    pub alloc_count: AtomicU32,
-    pub free_index: AtomicU32,
-    pub alloc: [AtomicU64; 8],
-    pub side_marks: [AtomicU64; 8],
-}
-
-/// Where an object lives.
-#[derive(Debug, Clone, Copy)]
-pub struct ObjLoc {
-    /// First page of the span.
-    pub span: u32,
-    pub idx: u32,
-    /// First word of the object (its header, if any).
-    pub base: Ref,
-    pub elem_words: u32,
-    pub inline: bool,
-    pub noscan: bool,
-    /// Size class (0: large).
-    pub class: u8,
-}
-
-struct PageAlloc {
-    next: u32,
-    limit: u32,
-    free: BTreeMap<u32, Vec<u32>>,
-}
-
 pub struct Heap {
     words: Box<[AtomicU64]>,
     pub spans: Box<[Span]>,
@@ -116,23 +82,6 @@ pub struct Heap {
     pub objects_freed: AtomicU64,
     pub types: Vec<Type>,
     pub poison: bool,
-}
-
-/// A zeroed boxed slice of a type for which all-zero bytes are a valid value (atomics and
-/// structs of atomics). `alloc_zeroed` maps fresh pages lazily, so a large arena costs memory
-/// only where the heap grows.
-fn zeroed<T: Default>(n: usize) -> Box<[T]> {
-    let n = n.max(1);
-    let layout = std::alloc::Layout::array::<T>(n).expect("arena layout");
-    // SAFETY: every T used here (atomics and Span) is valid as all zero bytes; the pointer
-    // comes from the global allocator with the layout `Box<[T]>` frees with.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut T;
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-    }
 }
 
 impl Heap {
@@ -170,11 +119,6 @@ impl Heap {
     #[inline]
     pub fn word(&self, w: u32) -> &AtomicU64 {
         &self.words[w as usize]
-    }
-
-    /// Pages ever handed out: the lab's "mapped" memory.
-    pub fn mapped_bytes(&self) -> u64 {
-        self.pages.lock().map_or(0, |p| p.next as u64 * 8192)
     }
 
     /// The object containing word `r` (interior pointers allowed), if `r` is in a live span.
@@ -279,85 +223,6 @@ impl Heap {
         }
     }
 
-    fn alloc_pages(&self, n: u32) -> Option<u32> {
-        let mut p = self.pages.lock().ok()?;
-        if let Some(start) = p.free.get_mut(&n).and_then(|v| v.pop()) {
-            return Some(start);
-        }
-        if p.next + n > p.limit {
-            return None;
-        }
-        let start = p.next;
-        p.next += n;
-        Some(start)
-    }
-
-    /// A fresh span for a class (0: one large object of `large_bytes`).
-    pub fn new_span(&self, class: u8, noscan: bool, large_bytes: u32) -> Option<u32> {
-        let (npages, elem_bytes, nelems) = if class == 0 {
-            let np = large_bytes.div_ceil(8192);
-            (np, np * 8192, 1)
-        } else {
-            (
-                CLASS_PAGES[class as usize] as u32,
-                CLASS_SIZE[class as usize],
-                sizeclass::nelems(class),
-            )
-        };
-        let start = self.alloc_pages(npages)?;
-        let s = &self.spans[start as usize];
-        s.class.store(class, Relaxed);
-        s.noscan.store(noscan as u8, Relaxed);
-        s.npages.store(npages, Relaxed);
-        s.nelems.store(nelems, Relaxed);
-        s.elem_words.store(elem_bytes / 8, Relaxed);
-        s.sweepgen.store(self.sweepgen.load(Relaxed), Relaxed);
-        s.alloc_count.store(0, Relaxed);
-        s.free_index.store(0, Relaxed);
-        for w in s.alloc.iter().chain(s.side_marks.iter()) {
-            w.store(0, Relaxed);
-        }
-        if class != 0 && sizeclass::inline_bits(class) {
-            let page = start * PAGE_WORDS;
-            for w in PTR_BITS..PAGE_WORDS {
-                self.store(page + w, 0);
-            }
-            self.store(page + MARKS + 7, (class as u64) << 56);
-        }
-        for p in start..start + npages {
-            self.page_span[p as usize].store(start, Relaxed);
-        }
-        s.in_use.store(1, Relaxed);
-        if let Ok(mut v) = self.in_use.lock() {
-            v.push(start);
-        }
-        Some(start)
-    }
-
-    /// Takes a free slot of span `span`, owned by the caller's mcache.
-    pub fn next_free(&self, span: u32) -> Option<u32> {
-        let s = &self.spans[span as usize];
-        let nelems = s.nelems.load(Relaxed);
-        let mut i = s.free_index.load(Relaxed);
-        while i < nelems {
-            let word = s.alloc[(i / 64) as usize].load(Relaxed) >> (i % 64);
-            if word == u64::MAX >> (i % 64) {
-                i = (i / 64 + 1) * 64;
-                continue;
-            }
-            let free = i + (!word).trailing_zeros();
-            if free >= nelems {
-                break;
-            }
-            s.alloc[(free / 64) as usize].fetch_or(1 << (free % 64), Relaxed);
-            s.alloc_count.fetch_add(1, Relaxed);
-            s.free_index.store(free + 1, Relaxed);
-            return Some(free);
-        }
-        s.free_index.store(nelems, Relaxed);
-        None
-    }
-
     /// Zeroes a new object and writes its header or pointer bits. Returns the reference the
     /// program uses (after the header).
     pub fn init_object(&self, o: &ObjLoc, tid: TypeId) -> Ref {
@@ -402,148 +267,11 @@ impl Heap {
         let bytes = t.alloc_bytes();
         (sizeclass::class_of(bytes), t.noscan(), bytes)
     }
-
-    pub fn pop_partial(&self, spc: usize) -> Option<u32> {
-        self.partial[spc].lock().ok()?.pop()
-    }
-
-    pub fn clear_partials(&self) {
-        for p in &self.partial {
-            if let Ok(mut v) = p.lock() {
-                v.clear();
-            }
-        }
-    }
-
-    pub fn span_class(&self, span: u32) -> usize {
-        let s = &self.spans[span as usize];
-        s.class.load(Relaxed) as usize * 2 + s.noscan.load(Relaxed) as usize
-    }
-
-    /// Starts a sweep generation (world stopped): every span in use must be swept before it is
-    /// allocated from again.
-    pub fn start_sweep(&self) {
-        self.sweepgen.fetch_add(2, Relaxed);
-        self.clear_partials();
-        let spans = self.in_use.lock().map(|mut v| std::mem::take(&mut *v));
-        if let (Ok(spans), Ok(mut t)) = (spans, self.to_sweep.lock()) {
-            *t = spans;
-        }
-        self.sweep_cursor.store(0, Relaxed);
-    }
-
-    /// Sweeps the next unswept span; `None` when none is left. Returns the span and whether it
-    /// survived (has objects left).
-    pub fn sweep_next(&self) -> Option<(u32, bool)> {
-        loop {
-            let i = self.sweep_cursor.fetch_add(1, Relaxed) as usize;
-            let span = *self.to_sweep.lock().ok()?.get(i)?;
-            if let Some(alive) = self.sweep_span(span) {
-                return Some((span, alive));
-            }
-        }
-    }
-
-    pub fn sweep_done(&self) -> bool {
-        let n = self.to_sweep.lock().map_or(0, |t| t.len());
-        self.sweep_cursor.load(Relaxed) as usize >= n
-    }
-
-    /// Sweeps one span if it still needs it (claiming it by its sweep generation). Returns
-    /// whether it still holds objects, or `None` if someone else swept it.
-    pub fn sweep_span(&self, span: u32) -> Option<bool> {
-        let sg = self.sweepgen.load(Relaxed);
-        let s = &self.spans[span as usize];
-        if s.sweepgen
-            .compare_exchange(sg - 2, sg - 1, Relaxed, Relaxed)
-            .is_err()
-        {
-            return None;
-        }
-        let class = s.class.load(Relaxed);
-        let inline = class != 0 && sizeclass::inline_bits(class);
-        let page = span * PAGE_WORDS;
-        let nelems = s.nelems.load(Relaxed);
-        let elem_words = s.elem_words.load(Relaxed);
-        let mut live = 0u32;
-        let mut freed = 0u64;
-        for i in 0..8u32 {
-            let marks = if inline {
-                let w = self.load(page + MARKS + i);
-                if i == 7 {
-                    w & !TOP_BYTE
-                } else {
-                    w
-                }
-            } else {
-                s.side_marks[i as usize].load(Relaxed)
-            };
-            let alloc = s.alloc[i as usize].load(Relaxed);
-            let dead = alloc & !marks;
-            freed += dead.count_ones() as u64;
-            if self.poison && dead != 0 {
-                let mut d = dead;
-                while d != 0 {
-                    let idx = i * 64 + d.trailing_zeros();
-                    d &= d - 1;
-                    if idx < nelems {
-                        let base = page + idx * elem_words;
-                        for w in base..base + elem_words {
-                            self.store(w, POISON);
-                        }
-                    }
-                }
-            }
-            // Marks become the allocation bits (Go's `s.allocBits = s.gcmarkBits`).
-            s.alloc[i as usize].store(marks & alloc, Relaxed);
-            live += (marks & alloc).count_ones();
-            s.side_marks[i as usize].store(0, Relaxed);
-        }
-        if inline {
-            for i in 0..8 {
-                self.store(page + SCANS + i, 0);
-                self.store(page + MARKS + i, 0);
-            }
-            self.store(page + MARKS + 7, (class as u64) << 56);
-        }
-        self.objects_freed.fetch_add(freed, Relaxed);
-        s.alloc_count.store(live, Relaxed);
-        s.free_index.store(0, Relaxed);
-        if live == 0 {
-            self.free_span(span);
-            s.sweepgen.store(sg, Relaxed);
-            return Some(false);
-        }
-        if live < nelems {
-            if let Ok(mut p) =
-                self.partial[class as usize * 2 + s.noscan.load(Relaxed) as usize].lock()
-            {
-                p.push(span);
-            }
-        }
-        if let Ok(mut v) = self.in_use.lock() {
-            v.push(span);
-        }
-        s.sweepgen.store(sg, Relaxed);
-        Some(true)
-    }
-
-    fn free_span(&self, span: u32) {
-        let s = &self.spans[span as usize];
-        let npages = s.npages.load(Relaxed);
-        for p in span..span + npages {
-            self.page_span[p as usize].store(0, Relaxed);
-        }
-        s.in_use.store(0, Relaxed);
-        s.elem_words.store(0, Relaxed);
-        if let Ok(mut p) = self.pages.lock() {
-            p.free.entry(npages).or_default().push(span);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::sizeclass::CLASS_SIZE;
     use super::*;
 
     fn types() -> Vec<Type> {
