@@ -1,0 +1,310 @@
+//! The mutator's side of the collector: a quantum on a P, allocation (mcache, refill, lazy
+//! sweep, allocate-black), assists, and `Ctx`, the only door a workload has to the heap, with
+//! the write barrier on every pointer store.
+
+use super::account::Seg;
+use super::{Gc, PLocal};
+use crate::lab::heap::sizeclass;
+use crate::lab::heap::{ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
+use crate::lab::mark::Marker;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::MutexGuard;
+
+pub(super) const WB_BUF: usize = 512;
+/// Go's gcOverAssistWork: an assist does at least this much scan work, to amortise its cost.
+const OVER_ASSIST: i64 = 64 << 10;
+
+impl Gc {
+    pub(super) fn flush_wb(&self, local: &mut PLocal, p: usize) {
+        let PLocal { gcw, wb, .. } = local;
+        for r in wb.drain(..) {
+            self.mark.shade(&self.heap, gcw, p, r);
+        }
+    }
+
+    // ---- mutator side ----
+
+    /// A mutator's quantum: hold a P, run a fractional mark slice if this P owes one, then
+    /// the workload. The mutator keeps its P (`held`) from one quantum to the next unless
+    /// someone waits for one: Go keeps running a preempted goroutine when nothing else is
+    /// runnable, so an idle mark worker never gets the P of a busy mutator. (Releasing and
+    /// re-acquiring at every quantum let idle workers slip into the gap and inflated the idle
+    /// share 2-5x over real Go's.)
+    pub fn quantum<R>(
+        &self,
+        held: &mut Option<usize>,
+        stack: usize,
+        f: impl FnOnce(&mut Ctx<'_>) -> R,
+    ) -> R {
+        let p = match held.take() {
+            Some(p) if !self.sched.contended() => p,
+            Some(p) => {
+                self.sched.release(p);
+                self.sched.acquire_mut()
+            }
+            None => self.sched.acquire_mut(),
+        };
+        let mut local = self.local(p);
+        if self.marking() {
+            self.fractional(&mut local, p);
+        }
+        let mut ctx = Ctx {
+            gc: self,
+            p,
+            local,
+            stack,
+        };
+        let r = f(&mut ctx);
+        let Ctx { mut local, .. } = ctx;
+        if self.marking() {
+            // Publish this quantum's mark work so workers on other Ps can take it.
+            self.flush_wb(&mut local, p);
+            let PLocal { gcw, .. } = &mut *local;
+            self.mark.dispose(gcw, p);
+        }
+        *held = Some(p);
+        r
+    }
+
+    /// The mutator blocks or leaves: it gives its P back.
+    pub fn release_p(&self, held: &mut Option<usize>) {
+        if let Some(p) = held.take() {
+            self.sched.release(p);
+        }
+    }
+
+    pub(super) fn assist(&self, local: &mut PLocal, p: usize) {
+        let ratio = f64::from_bits(self.assist_ratio_bits.load(Relaxed)).max(1e-9);
+        let debt_work = ((-local.assist_bytes) as f64 * ratio) as i64;
+        let want = debt_work.max(OVER_ASSIST);
+        // Steal background credit first.
+        let credit = self.bg_credit.load(Relaxed);
+        if credit > 0 {
+            let take = credit.min(want);
+            if self.bg_credit.fetch_sub(take, Relaxed) >= take {
+                local.assist_bytes += (take as f64 / ratio) as i64;
+                if local.assist_bytes >= 0 {
+                    return;
+                }
+            } else {
+                self.bg_credit.fetch_add(take, Relaxed);
+            }
+        }
+        let want = ((-local.assist_bytes) as f64 * ratio) as u64;
+        let want = want.max(OVER_ASSIST as u64);
+        let done = self.work_segment(local, p, Seg::Assist, |done| {
+            done >= want || self.sched.stw.load(Relaxed)
+        });
+        local.assist_bytes += (done as f64 / ratio) as i64;
+        if local.assist_bytes < 0 && done == 0 {
+            // Go parks the goroutine until background credit appears; the lab lets it go on
+            // (no work is left to help with), which at worst lets the heap pass its goal.
+            local.assist_bytes = 0;
+        }
+    }
+
+    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Ref {
+        let (class, noscan, bytes) = self.heap.class_of(tid);
+        let o = match class {
+            Some(class) => self.alloc_small(local, class, noscan),
+            None => self.alloc_large(bytes, noscan),
+        };
+        let size = o.elem_words as i64 * 8;
+        if self.marking() {
+            local.assist_bytes -= size;
+            if local.assist_bytes < 0 {
+                self.assist(local, p);
+            }
+        }
+        let r = self.heap.init_object(&o, tid);
+        if self.marking() {
+            // Allocate black: marked, and for Green Tea also scanned (gcmarknewobject).
+            let (w, bit) = self.heap.mark_word(&o);
+            w.fetch_or(bit, Relaxed);
+            if self.opts.marker == Marker::Greentea && o.inline && !o.noscan {
+                self.heap
+                    .word(o.span * PAGE_WORDS + SCANS + o.idx / 64)
+                    .fetch_or(1 << (o.idx % 64), Relaxed);
+            }
+            local.gcw.stats.bytes_marked += size as u64;
+        }
+        r
+    }
+
+    pub(super) fn alloc_small(&self, local: &mut PLocal, class: u8, noscan: bool) -> ObjLoc {
+        let spc = class as usize * 2 + noscan as usize;
+        loop {
+            let span = local.mcache[spc];
+            if span != 0 {
+                if let Some(idx) = self.heap.next_free(span) {
+                    let s = &self.heap.spans[span as usize];
+                    let ew = s.elem_words.load(Relaxed);
+                    return ObjLoc {
+                        span,
+                        idx,
+                        base: span * PAGE_WORDS + idx * ew,
+                        elem_words: ew,
+                        inline: sizeclass::inline_bits(class),
+                        noscan,
+                        class,
+                    };
+                }
+            }
+            local.mcache[spc] = self.refill(spc, class, noscan);
+        }
+    }
+
+    /// A span with free slots: a swept partial span, one found by sweeping (Go's lazy
+    /// sweep), or a fresh one. Charges its free bytes to heapLive like Go's mcache refill.
+    pub(super) fn refill(&self, spc: usize, class: u8, noscan: bool) -> u32 {
+        let mut span = self.heap.pop_partial(spc);
+        let mut budget = 100;
+        while span.is_none() && budget > 0 {
+            budget -= 1;
+            match self.heap.sweep_next() {
+                Some((s, true)) if self.heap.span_class(s) == spc => {
+                    span = self.heap.pop_partial(spc);
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        let span = match span {
+            Some(s) => s,
+            None => match self.heap.new_span(class, noscan, 0) {
+                Some(s) => s,
+                None => self.out_of_memory(),
+            },
+        };
+        let s = &self.heap.spans[span as usize];
+        let free = s.nelems.load(Relaxed) - s.alloc_count.load(Relaxed);
+        let bytes = free as u64 * s.elem_words.load(Relaxed) as u64 * 8;
+        self.charge(bytes);
+        span
+    }
+
+    pub(super) fn alloc_large(&self, bytes: u32, noscan: bool) -> ObjLoc {
+        let span = match self.heap.new_span(0, noscan, bytes) {
+            Some(s) => s,
+            None => self.out_of_memory(),
+        };
+        let s = &self.heap.spans[span as usize];
+        let ew = s.elem_words.load(Relaxed);
+        s.alloc[0].store(1, Relaxed);
+        s.alloc_count.store(1, Relaxed);
+        s.free_index.store(1, Relaxed);
+        self.charge(ew as u64 * 8);
+        ObjLoc {
+            span,
+            idx: 0,
+            base: span * PAGE_WORDS,
+            elem_words: ew,
+            inline: false,
+            noscan,
+            class: 0,
+        }
+    }
+
+    pub(super) fn out_of_memory(&self) -> ! {
+        eprintln!(
+            "gcscope lab: the arena is full ({} MB mapped); raise --arena-mb or lower --scale",
+            self.heap.mapped_bytes() >> 20
+        );
+        std::process::exit(2);
+    }
+
+    pub(super) fn charge(&self, bytes: u64) {
+        let live = self.heap.heap_live.fetch_add(bytes, Relaxed) + bytes;
+        if !self.marking() && live >= self.trigger.load(Relaxed) {
+            self.wake.1.notify_one();
+        }
+    }
+}
+
+/// A mutator holding a P for one quantum. Every heap access of a workload goes through it, so
+/// the write barrier and allocation are the collector's, not the workload's.
+pub struct Ctx<'a> {
+    pub gc: &'a Gc,
+    p: usize,
+    local: MutexGuard<'a, PLocal>,
+    stack: usize,
+}
+
+impl Ctx<'_> {
+    pub fn alloc(&mut self, tid: TypeId) -> Ref {
+        self.gc.alloc(&mut self.local, self.p, tid)
+    }
+
+    /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
+    #[inline]
+    pub fn load_ptr(&self, slot: Ref) -> Ref {
+        let v = self.gc.heap.load(slot);
+        if v > u32::MAX as u64 {
+            self.gc.bad_derefs.fetch_add(1, Relaxed);
+            return 0;
+        }
+        v as Ref
+    }
+
+    #[inline]
+    pub fn load_word(&self, slot: Ref) -> u64 {
+        self.gc.heap.load(slot)
+    }
+
+    /// Stores a scalar (the caller knows the slot is not a pointer).
+    #[inline]
+    pub fn store_word(&self, slot: Ref, v: u64) {
+        self.gc.heap.store(slot, v)
+    }
+
+    /// Stores a pointer with the write barrier: during mark, both the overwritten and the new
+    /// pointer are shaded (Yuasa + Dijkstra; Go's hybrid barrier shades the new one only while
+    /// the stack is grey, the lab always does: conservative and correct).
+    #[inline]
+    pub fn store_ptr(&mut self, slot: Ref, v: Ref) {
+        if self.gc.barrier.load(Relaxed) {
+            let old = self.gc.heap.load(slot);
+            self.wb(old as Ref, v);
+        }
+        self.gc.heap.store(slot, v as u64);
+    }
+
+    pub(super) fn wb(&mut self, old: Ref, new: Ref) {
+        let l = &mut *self.local;
+        if old != 0 {
+            l.wb.push(old);
+        }
+        if new != 0 {
+            l.wb.push(new);
+        }
+        if l.wb.len() >= WB_BUF - 2 {
+            self.gc.flush_wb(l, self.p);
+        }
+    }
+
+    pub fn root(&self, global: bool, i: usize) -> Ref {
+        self.slots(global)[i].load(Relaxed)
+    }
+
+    /// Stores into a root slot (a global or this mutator's stack), with the barrier: roots are
+    /// scanned concurrently, so they need it as much as heap slots.
+    pub fn set_root(&mut self, global: bool, i: usize, v: Ref) {
+        if self.gc.barrier.load(Relaxed) {
+            let old = self.slots(global)[i].load(Relaxed);
+            self.wb(old, v);
+        }
+        self.slots(global)[i].store(v, Relaxed);
+    }
+
+    pub(super) fn slots(&self, global: bool) -> &[AtomicU32] {
+        if global {
+            &self.gc.globals
+        } else {
+            &self.gc.stacks[self.stack]
+        }
+    }
+
+    pub fn bad_deref(&self) {
+        self.gc.bad_derefs.fetch_add(1, Relaxed);
+    }
+}
