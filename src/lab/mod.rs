@@ -12,6 +12,7 @@ pub mod headless;
 pub mod heap;
 pub mod mark;
 pub mod pacer;
+pub mod rand;
 pub mod sched;
 pub mod turns;
 pub mod workload;

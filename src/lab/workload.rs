@@ -7,7 +7,7 @@
 
 use super::collector::Ctx;
 use super::heap::{Ref, Type, TypeId};
-use super::mark::next_rand;
+use super::rand::next_rand;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 

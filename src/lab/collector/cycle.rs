@@ -117,7 +117,13 @@ impl Gc {
             checks.queues_not_empty += 1;
         }
         if self.opts.checkmark {
-            crate::lab::checkmark::check(self, stats.bytes_marked, &mut checks);
+            crate::lab::checkmark::check(
+                &self.heap,
+                self.roots(),
+                self.opts.marker,
+                stats.bytes_marked,
+                &mut checks,
+            );
         }
         let heap1 = self.heap.heap_live.load(Relaxed);
         let heap2 = stats.bytes_marked;

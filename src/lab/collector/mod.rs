@@ -7,6 +7,7 @@ mod cycle;
 mod mutator;
 mod worker;
 
+pub use super::checkmark::Checks;
 use super::heap::{Heap, Ref};
 use super::mark::{GcWork, Marker, Marking};
 use super::sched::Sched;
@@ -28,40 +29,6 @@ pub struct PLocal {
     /// Allocation credit in bytes; negative is debt an assist must pay.
     assist_bytes: i64,
     seed: u64,
-}
-
-/// Correctness findings of a cycle (all zero for a correct collector).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Checks {
-    /// Checkmark oracle: objects reachable from the roots at mark termination but not marked.
-    pub reachable_unmarked: u64,
-    /// Marked slots that are not allocated ("marking free object").
-    pub marked_free: u64,
-    /// Work left in a queue at mark termination.
-    pub queues_not_empty: u64,
-    /// Green Tea spans whose mark bits differ from their scan bits at mark termination.
-    pub marks_ne_scans: u64,
-    /// Bytes counted as marked differ from the sizes of the objects with a mark bit.
-    pub bytes_marked_mismatch: u64,
-    /// Pointers the marker found that lead nowhere (poison, freed span).
-    pub bad_pointers: u64,
-    /// Loads by the workload that found a freed or poisoned object.
-    pub bad_derefs: u64,
-}
-
-impl Checks {
-    pub fn add(&mut self, o: &Checks) {
-        self.reachable_unmarked += o.reachable_unmarked;
-        self.marked_free += o.marked_free;
-        self.queues_not_empty += o.queues_not_empty;
-        self.marks_ne_scans += o.marks_ne_scans;
-        self.bytes_marked_mismatch += o.bytes_marked_mismatch;
-        self.bad_pointers += o.bad_pointers;
-        self.bad_derefs += o.bad_derefs;
-    }
-    pub fn clean(&self) -> bool {
-        *self == Checks::default()
-    }
 }
 
 pub struct GcOptions {
@@ -175,6 +142,13 @@ impl Gc {
 
     fn local(&self, p: usize) -> MutexGuard<'_, PLocal> {
         self.locals[p].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every root slot: the globals, then each mutator's stack.
+    pub fn roots(&self) -> impl Iterator<Item = &AtomicU32> {
+        self.globals
+            .iter()
+            .chain(self.stacks.iter().flat_map(|s| s.iter()))
     }
 
     pub fn marking(&self) -> bool {

@@ -11,6 +11,7 @@ mod greentea;
 mod legacy;
 
 use super::heap::{Heap, ObjLoc, Ref, PAGE_WORDS};
+use super::rand::next_rand;
 use greentea::try_acquire;
 pub use legacy::WORKBUF;
 use std::collections::VecDeque;
@@ -371,14 +372,4 @@ impl Marking {
                 .iter()
                 .all(|c| c.lock().map_or(true, |c| c.is_empty()))
     }
-}
-
-/// splitmix64: the lab's one random source (seeded, so runs repeat).
-#[inline]
-pub fn next_rand(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
