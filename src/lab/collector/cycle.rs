@@ -2,13 +2,46 @@
 //! world for sweep termination, concurrent mark until a ragged barrier finds no work, stop the
 //! world for mark termination, then sweep.
 
-use super::account::{scan_stats, CumCpu};
+use super::account::{CumCpu, Segments};
 use super::{Checks, CycleResult, Gc, PLocal, PHASE_MARK, PHASE_OFF};
 use crate::lab::mark::{MarkStats, RootJob, ROOT_JOB_SLOTS};
 use crate::lab::pacer::Pacer;
 use crate::lab::sched::thread_cpu_ns;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
+
+/// What sweep termination hands on to the rest of the cycle.
+pub(super) struct SweepTerm {
+    /// When the cycle started (run clock).
+    pub at: u64,
+    /// heapLive at the trigger (Go's heap0).
+    pub heap0: u64,
+    pub pause_ns: u64,
+    /// The coordinator's thread CPU during the pause.
+    pub cpu_ns: u64,
+    pub mark_start: Instant,
+}
+
+/// The end of concurrent mark: the world is stopped for mark termination.
+struct MarkEnd {
+    world: Vec<usize>,
+    stopped_at: Instant,
+    wall_ns: u64,
+}
+
+/// What mark termination found and decided.
+pub(super) struct MarkTerm {
+    pub stats: MarkStats,
+    pub checks: Checks,
+    /// heapLive at mark termination (Go's heap1) and the bytes marked (heap2).
+    pub heap1: u64,
+    pub heap2: u64,
+    pub segs: Segments,
+    pub mark_wall_ns: u64,
+    pub pause_ns: u64,
+    pub cpu_ns: u64,
+    pub freed_before: u64,
+}
 
 impl Gc {
     /// Background sweeper: sweeps in chunks while holding a P, as Go's bgsweep goroutine.
@@ -50,25 +83,44 @@ impl Gc {
         if !self.wait_trigger() {
             return None;
         }
-        let procs = self.opts.procs;
+        let sweep_term = self.sweep_termination(pacer);
+        let mark = self.concurrent_mark(pacer, sweep_term.mark_start);
+        let mark_term = self.mark_termination(pacer, &sweep_term, mark);
+        let freed = self.sweep(mark_term.freed_before);
+        Some(self.record(num, cum, pacer, &sweep_term, mark_term, freed))
+    }
+
+    /// STW 1, sweep termination: finish the last cycle's sweep, then mark start (worker
+    /// counts, assist ratio, root jobs, barrier on). The pause clock starts before the stop,
+    /// as Go's tSweepTerm does, so the time to reach every safepoint is part of the pause.
+    fn sweep_termination(&self, pacer: &Pacer) -> SweepTerm {
         let at = self.now_ns();
-        // STW 1: sweep termination. The pause clock starts before the stop, as Go's
-        // tSweepTerm does, so the time to reach every safepoint is part of the pause.
         let t_stw1 = Instant::now();
-        let ps = self.sched.stop_world(procs);
+        let ps = self.sched.stop_world(self.opts.procs);
         let c0 = thread_cpu_ns();
         while self.heap.sweep_next().is_some() {}
         let heap0 = self.heap.heap_live.load(Relaxed);
         self.triggered.store(heap0, Relaxed);
         self.start_mark(pacer);
-        let sweep_term = t_stw1.elapsed().as_nanos() as u64;
-        let stw1_cpu = thread_cpu_ns().saturating_sub(c0);
+        let pause_ns = t_stw1.elapsed().as_nanos() as u64;
+        let cpu_ns = thread_cpu_ns().saturating_sub(c0);
         self.sched.start_world(ps);
-        let t_mark = Instant::now();
+        SweepTerm {
+            at,
+            heap0,
+            pause_ns,
+            cpu_ns,
+            mark_start: Instant::now(),
+        }
+    }
 
-        // Concurrent mark until a ragged barrier finds no work anywhere.
+    /// Concurrent mark: workers and assists drain while the coordinator revises the assist
+    /// ratio, until a ragged barrier (every P's write-barrier buffer and local work flushed
+    /// with the world stopped) finds no work anywhere. Returns with the world stopped.
+    fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> MarkEnd {
+        let procs = self.opts.procs;
         let mut last_revise = Instant::now();
-        let (ps, t_stw2) = loop {
+        let (world, stopped_at) = loop {
             std::thread::sleep(Duration::from_micros(100));
             if last_revise.elapsed() > Duration::from_micros(500) {
                 self.revise(pacer);
@@ -93,9 +145,22 @@ impl Gc {
             self.sched.start_world(ps);
         };
         // Mark ends where the successful stop began; the rest is the mark termination pause.
-        let mark_wall = t_stw2.duration_since(t_mark).as_nanos() as u64;
+        MarkEnd {
+            world,
+            stopped_at,
+            wall_ns: stopped_at.duration_since(mark_start).as_nanos() as u64,
+        }
+    }
 
-        // STW 2: mark termination (the world is stopped).
+    /// STW 2, mark termination (the world is stopped): mark off, the Ps' counters summed,
+    /// the end-of-mark checks (and the oracle), the pacer's next goal, sweep start.
+    fn mark_termination(
+        &self,
+        pacer: &mut Pacer,
+        sweep_term: &SweepTerm,
+        mark: MarkEnd,
+    ) -> MarkTerm {
+        let procs = self.opts.procs;
         let c2 = thread_cpu_ns();
         self.phase.store(PHASE_OFF, Relaxed);
         self.barrier.store(false, Relaxed);
@@ -129,18 +194,14 @@ impl Gc {
         let heap2 = stats.bytes_marked;
         let roots =
             ((self.globals.len() + self.stacks.iter().map(|s| s.len()).sum::<usize>()) * 8) as u64;
-        let acct = (
-            self.acct.assist_ns.load(Relaxed),
-            self.acct.bg_ns.load(Relaxed),
-            self.acct.idle_ns.load(Relaxed),
-        );
+        let segs = self.acct.segments();
         pacer.end_cycle(&crate::lab::pacer::MarkPhase {
             heap_live: heap1,
-            triggered: heap0,
+            triggered: sweep_term.heap0,
             scan_work: stats.scan_work,
-            mark_ns: mark_wall,
-            assist_ns: acct.0,
-            idle_ns: acct.2,
+            mark_ns: mark.wall_ns,
+            assist_ns: segs.assist,
+            idle_ns: segs.idle,
             procs: procs as u64,
         });
         pacer.commit(heap2, roots);
@@ -148,53 +209,27 @@ impl Gc {
         self.heap.start_sweep();
         self.heap.heap_live.store(heap2, Relaxed);
         self.trigger.store(pacer.trigger, Relaxed);
-        let mark_term = t_stw2.elapsed().as_nanos() as u64;
-        let stw_cpu = thread_cpu_ns().saturating_sub(c2) + stw1_cpu;
-        self.sched.start_world(ps);
+        let pause_ns = mark.stopped_at.elapsed().as_nanos() as u64;
+        let cpu_ns = thread_cpu_ns().saturating_sub(c2);
+        self.sched.start_world(mark.world);
+        MarkTerm {
+            stats,
+            checks,
+            heap1,
+            heap2,
+            segs,
+            mark_wall_ns: mark.wall_ns,
+            pause_ns,
+            cpu_ns,
+            freed_before,
+        }
+    }
 
+    /// Sweep: the coordinator sweeps in the background (mutators sweep lazily as they
+    /// refill) until no span is left. Returns the objects this cycle freed.
+    fn sweep(&self, freed_before: u64) -> u64 {
         self.background_sweep();
-        let freed = self.heap.objects_freed.load(Relaxed) - freed_before;
-
-        let cpu = crate::model::Cpu {
-            sweep_term: sweep_term * procs as u64,
-            assist: acct.0,
-            background: acct.1,
-            idle: acct.2,
-            mark_term: mark_term * procs as u64,
-        };
-        cum.gc += cpu.sweep_term + cpu.assist + cpu.background + cpu.mark_term;
-        let wall = self.now_ns();
-        let cum_pct = (cum.gc * 100 / (wall * procs as u64).max(1)) as u16;
-        let stacks_bytes = (self.stacks.iter().map(|s| s.len()).sum::<usize>() * 8) as u64;
-        let cycle = crate::model::Cycle {
-            num,
-            at,
-            cum_pct,
-            clock: crate::model::Clock {
-                sweep_term,
-                mark: mark_wall,
-                mark_term,
-            },
-            cpu,
-            heap_start: heap0,
-            heap_end: heap1,
-            heap_live: heap2,
-            goal: Some(pacer.goal),
-            stacks: Some(stacks_bytes),
-            globals: Some((self.globals.len() * 8) as u64),
-            procs: procs as u32,
-            scan: Some(Box::new(scan_stats(self.opts.marker, &stats))),
-            lab: Some(Box::new(crate::model::LabStats {
-                objects_scanned: stats.objs_scanned,
-                bytes_scanned: stats.bytes_scanned,
-                page_visits: stats.visits,
-                objects_freed: freed,
-                density_hist: stats.hist.to_vec(),
-                thread_cpu: self.acct.thread_cpu_ns.load(Relaxed) + stw_cpu,
-            })),
-            ..Default::default()
-        };
-        Some(CycleResult { cycle, checks })
+        self.heap.objects_freed.load(Relaxed) - freed_before
     }
 
     /// Sweep termination work (world stopped): worker counts, assist ratio, roots, mark on.
