@@ -4,7 +4,7 @@
 //! check (no mark on an unallocated slot) and, for Green Tea, marks == scans on every
 //! pointerful inline span (`doubleCheckGreenTea`).
 
-use super::heap::{Heap, Ref, MARKS, PAGE_WORDS, SCANS, TOP_BYTE};
+use super::heap::{Heap, Ref, PAGE_WORDS};
 use super::mark::Marker;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -75,27 +75,20 @@ pub fn check<'a>(
             }
         });
     }
-    let spans = heap.in_use.lock().map(|v| v.clone()).unwrap_or_default();
     let mut marked_bytes = 0u64;
-    for span in spans {
-        let s = &heap.spans[span as usize];
-        let class = s.class.load(Relaxed);
-        let inline = class != 0 && super::heap::sizeclass::inline_bits(class);
-        let page = span * PAGE_WORDS;
+    for span in heap.spans_in_use() {
+        // The span's first object says its geometry (every span in use has one).
+        let Some(first) = heap.find(span * PAGE_WORDS) else {
+            continue;
+        };
         for i in 0..8u32 {
-            let marks = if inline {
-                heap.load(page + MARKS + i) & if i == 7 { !TOP_BYTE } else { !0 }
-            } else {
-                s.side_marks[i as usize].load(Relaxed)
-            };
-            let alloc = s.alloc[i as usize].load(Relaxed);
+            let marks = heap.marks(span, i);
+            let alloc = heap.alloc_bits(span, i);
             out.marked_free += (marks & !alloc).count_ones() as u64;
-            marked_bytes += marks.count_ones() as u64 * s.elem_words.load(Relaxed) as u64 * 8;
-            if inline && marker == Marker::Greentea && s.noscan.load(Relaxed) == 0 {
-                let scans = heap.load(page + SCANS + i) & if i == 7 { !TOP_BYTE } else { !0 };
-                if scans != marks {
-                    out.marks_ne_scans += 1;
-                }
+            marked_bytes += marks.count_ones() as u64 * first.elem_words as u64 * 8;
+            let pointerful_inline = first.inline && !first.noscan;
+            if pointerful_inline && marker == Marker::Greentea && heap.scans(span, i) != marks {
+                out.marks_ne_scans += 1;
             }
         }
     }

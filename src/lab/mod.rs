@@ -22,7 +22,6 @@ pub use mark::Marker;
 pub use workload::Shape;
 
 use collector::{CumCpu, Gc, GcOptions};
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// One lab run's settings.
@@ -123,7 +122,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         cfg.seed,
     );
     let mut pacer = pacer::Pacer::new(cfg.gogc.max(1));
-    gc.trigger.store(pacer.trigger, Relaxed);
+    gc.set_trigger(pacer.trigger);
     let shared = workload::Shared::new(cfg.shape, sizes);
     // Nothing of this run starts before its first turn.
     if let Some((t, side)) = &cfg.turns {
@@ -137,7 +136,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
             let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
             s.spawn(move || {
                 let mut held = None;
-                while !gc.stop.load(Relaxed) {
+                while !gc.stopping() {
                     if let workload::Step::Wait = gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
                         gc.release_p(&mut held);
                         std::thread::sleep(Duration::from_micros(200));
@@ -153,10 +152,10 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         if let Some(d) = cfg.duration {
             let gc = &gc;
             s.spawn(move || {
-                while !gc.stop.load(Relaxed) && start.elapsed() < d {
+                while !gc.stopping() && start.elapsed() < d {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                gc.stop.store(true, Relaxed);
+                gc.stop();
             });
         }
         let mut cum = CumCpu::default();
@@ -165,7 +164,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         while let Some(result) = gc.cycle(&mut pacer, num, &mut cum) {
             end.checks.add(&result.checks);
             end.cycles = num;
-            let setup = !shared.ready.load(Relaxed);
+            let setup = !shared.ready();
             let go_on = on_cycle(LabCycle { result, setup });
             if !go_on || cfg.max_cycles.is_some_and(|m| num >= m) {
                 break;
@@ -181,10 +180,10 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         if let Some((t, side)) = &cfg.turns {
             t.finish(*side);
         }
-        gc.stop.store(true, Relaxed);
-        gc.finished.store(true, Relaxed);
+        gc.stop();
+        gc.finish();
     });
     end.wall = start.elapsed();
-    end.ops = shared.ops.load(Relaxed);
+    end.ops = shared.ops();
     end
 }

@@ -9,10 +9,10 @@ pub struct Sched {
     st: Mutex<St>,
     cv: Condvar,
     /// Mirrors of the waiter counts, for lock-free "should I yield?" checks.
-    pub waiting_mut: AtomicUsize,
-    pub waiting_prio: AtomicUsize,
+    waiting_mut: AtomicUsize,
+    waiting_prio: AtomicUsize,
     /// A stop-the-world is under way: everyone yields at the next check.
-    pub stw: AtomicBool,
+    stw: AtomicBool,
 }
 
 struct St {
@@ -106,6 +106,11 @@ impl Sched {
     /// up the P it would otherwise keep across quanta.
     pub fn contended(&self) -> bool {
         self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
+    }
+
+    /// A stop-the-world is under way.
+    pub fn stopping_world(&self) -> bool {
+        self.stw.load(Relaxed)
     }
 
     pub fn should_yield_to_gc(&self) -> bool {

@@ -149,11 +149,11 @@ pub enum Step {
 
 /// What mutators of one run share.
 pub struct Shared {
-    pub shape: Shape,
-    pub sizes: Sizes,
-    pub ready: AtomicBool,
+    shape: Shape,
+    sizes: Sizes,
+    ready: AtomicBool,
     /// Work done, in the shape's unit (trees checked, accesses, replacements).
-    pub ops: AtomicU64,
+    ops: AtomicU64,
 }
 
 impl Shared {
@@ -164,6 +164,16 @@ impl Shared {
             ready: AtomicBool::new(false),
             ops: AtomicU64::new(0),
         })
+    }
+
+    /// Has the long-lived heap been built (setup done)?
+    pub fn ready(&self) -> bool {
+        self.ready.load(Relaxed)
+    }
+
+    /// Work done so far, in the shape's unit.
+    pub fn ops(&self) -> u64 {
+        self.ops.load(Relaxed)
     }
 }
 

@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// Accounting of one cycle, filled by workers and assists.
 #[derive(Default)]
 pub struct CycleAcct {
-    pub assist_ns: AtomicU64,
-    pub bg_ns: AtomicU64,
-    pub idle_ns: AtomicU64,
-    pub thread_cpu_ns: AtomicU64,
-    pub scan_done: AtomicU64,
+    assist_ns: AtomicU64,
+    bg_ns: AtomicU64,
+    idle_ns: AtomicU64,
+    pub(super) thread_cpu_ns: AtomicU64,
+    pub(super) scan_done: AtomicU64,
 }
 
 /// The wall time booked to each kind of mark segment this cycle (Go's accounting).

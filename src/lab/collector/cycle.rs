@@ -66,7 +66,7 @@ impl Gc {
             if self.stop.load(Relaxed) {
                 return false;
             }
-            if self.heap.heap_live.load(Relaxed) >= self.trigger.load(Relaxed) {
+            if self.heap.live() >= self.trigger.load(Relaxed) {
                 return true;
             }
             g = self
@@ -99,7 +99,7 @@ impl Gc {
         let ps = self.sched.stop_world(self.opts.procs);
         let c0 = thread_cpu_ns();
         while self.heap.sweep_next().is_some() {}
-        let heap0 = self.heap.heap_live.load(Relaxed);
+        let heap0 = self.heap.live();
         self.triggered.store(heap0, Relaxed);
         self.start_mark(pacer);
         let pause_ns = t_stw1.elapsed().as_nanos() as u64;
@@ -168,8 +168,7 @@ impl Gc {
         for p in 0..procs {
             let mut l = self.local(p);
             l.gcw.end_visit();
-            stats.add(&l.gcw.stats);
-            l.gcw.stats = MarkStats::default();
+            stats.add(&l.gcw.take_stats());
             l.assist_bytes = 0;
             l.mcache.iter_mut().for_each(|s| *s = 0);
         }
@@ -190,7 +189,7 @@ impl Gc {
                 &mut checks,
             );
         }
-        let heap1 = self.heap.heap_live.load(Relaxed);
+        let heap1 = self.heap.live();
         let heap2 = stats.bytes_marked;
         let roots =
             ((self.globals.len() + self.stacks.iter().map(|s| s.len()).sum::<usize>()) * 8) as u64;
@@ -205,9 +204,9 @@ impl Gc {
             procs: procs as u64,
         });
         pacer.commit(heap2, roots);
-        let freed_before = self.heap.objects_freed.load(Relaxed);
+        let freed_before = self.heap.objects_freed();
         self.heap.start_sweep();
-        self.heap.heap_live.store(heap2, Relaxed);
+        self.heap.set_live(heap2);
         self.trigger.store(pacer.trigger, Relaxed);
         let pause_ns = mark.stopped_at.elapsed().as_nanos() as u64;
         let cpu_ns = thread_cpu_ns().saturating_sub(c2);
@@ -229,7 +228,7 @@ impl Gc {
     /// refill) until no span is left. Returns the objects this cycle freed.
     fn sweep(&self, freed_before: u64) -> u64 {
         self.background_sweep();
-        self.heap.objects_freed.load(Relaxed) - freed_before
+        self.heap.objects_freed() - freed_before
     }
 
     /// Sweep termination work (world stopped): worker counts, assist ratio, roots, mark on.
@@ -274,7 +273,7 @@ impl Gc {
     }
 
     pub(super) fn revise(&self, pacer: &Pacer) {
-        let live = self.heap.heap_live.load(Relaxed);
+        let live = self.heap.live();
         let triggered = self.triggered.load(Relaxed);
         let r = pacer.assist_ratio(live, triggered, self.acct.scan_done.load(Relaxed), live);
         self.assist_ratio_bits.store(r.to_bits(), Relaxed);

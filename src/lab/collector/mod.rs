@@ -23,7 +23,7 @@ pub const PHASE_MARK: u8 = 1;
 
 /// Per-P state: the mcache, the marking state and the write-barrier buffer.
 pub struct PLocal {
-    pub gcw: GcWork,
+    gcw: GcWork,
     wb: Vec<Ref>,
     mcache: Vec<u32>,
     /// Allocation credit in bytes; negative is debt an assist must pay.
@@ -40,33 +40,33 @@ pub struct GcOptions {
 }
 
 pub struct Gc {
-    pub opts: GcOptions,
-    pub heap: Heap,
-    pub mark: Marking,
-    pub sched: Sched,
+    opts: GcOptions,
+    heap: Heap,
+    mark: Marking,
+    sched: Sched,
     locals: Vec<Mutex<PLocal>>,
-    pub phase: AtomicU8,
-    pub barrier: AtomicBool,
-    pub stop: AtomicBool,
+    phase: AtomicU8,
+    barrier: AtomicBool,
+    stop: AtomicBool,
     /// The coordinator has finished its last cycle: workers may exit.
-    pub finished: AtomicBool,
-    pub trigger: AtomicU64,
+    finished: AtomicBool,
+    trigger: AtomicU64,
     /// heapLive when this cycle was triggered.
     triggered: AtomicU64,
-    pub acct: CycleAcct,
-    pub t0: Instant,
+    acct: CycleAcct,
+    t0: Instant,
     paused_ns: AtomicU64,
     mark_start_ns: AtomicU64,
     frac_goal_bits: AtomicU64,
     frac_ns: Vec<AtomicU64>,
-    pub dedicated: AtomicU32,
+    dedicated: AtomicU32,
     assist_ratio_bits: AtomicU64,
     bg_credit: AtomicI64,
-    pub bad_derefs: AtomicU64,
+    bad_derefs: AtomicU64,
     /// Root arrays: the globals, then one "stack" per mutator.
-    pub globals: Arc<[AtomicU32]>,
-    pub stacks: Vec<Arc<[AtomicU32]>>,
-    pub wake: (Mutex<()>, std::sync::Condvar),
+    globals: Arc<[AtomicU32]>,
+    stacks: Vec<Arc<[AtomicU32]>>,
+    wake: (Mutex<()>, std::sync::Condvar),
 }
 
 impl Gc {
@@ -142,6 +142,25 @@ impl Gc {
 
     fn local(&self, p: usize) -> MutexGuard<'_, PLocal> {
         self.locals[p].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Asks the run to stop: mutators leave at their next quantum, the coordinator after
+    /// its current cycle.
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// The coordinator has finished its last cycle: the mark workers may leave.
+    pub fn finish(&self) {
+        self.finished.store(true, Relaxed);
+    }
+
+    pub fn set_trigger(&self, trigger: u64) {
+        self.trigger.store(trigger, Relaxed);
     }
 
     /// Every root slot: the globals, then each mutator's stack.

@@ -4,7 +4,6 @@
 
 use super::account::Seg;
 use super::{Gc, PLocal};
-use crate::lab::heap::sizeclass;
 use crate::lab::heap::{ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use crate::lab::mark::Marker;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -93,7 +92,7 @@ impl Gc {
         let want = ((-local.assist_bytes) as f64 * ratio) as u64;
         let want = want.max(OVER_ASSIST as u64);
         let done = self.work_segment(local, p, Seg::Assist, |done| {
-            done >= want || self.sched.stw.load(Relaxed)
+            done >= want || self.sched.stopping_world()
         });
         local.assist_bytes += (done as f64 / ratio) as i64;
         if local.assist_bytes < 0 && done == 0 {
@@ -126,7 +125,7 @@ impl Gc {
                     .word(o.span * PAGE_WORDS + SCANS + o.idx / 64)
                     .fetch_or(1 << (o.idx % 64), Relaxed);
             }
-            local.gcw.stats.bytes_marked += size as u64;
+            local.gcw.count_black(size as u64);
         }
         r
     }
@@ -136,18 +135,8 @@ impl Gc {
         loop {
             let span = local.mcache[spc];
             if span != 0 {
-                if let Some(idx) = self.heap.next_free(span) {
-                    let s = &self.heap.spans[span as usize];
-                    let ew = s.elem_words.load(Relaxed);
-                    return ObjLoc {
-                        span,
-                        idx,
-                        base: span * PAGE_WORDS + idx * ew,
-                        elem_words: ew,
-                        inline: sizeclass::inline_bits(class),
-                        noscan,
-                        class,
-                    };
+                if let Some(o) = self.heap.next_free(span) {
+                    return o;
                 }
             }
             local.mcache[spc] = self.refill(spc, class, noscan);
@@ -176,33 +165,17 @@ impl Gc {
                 None => self.out_of_memory(),
             },
         };
-        let s = &self.heap.spans[span as usize];
-        let free = s.nelems.load(Relaxed) - s.alloc_count.load(Relaxed);
-        let bytes = free as u64 * s.elem_words.load(Relaxed) as u64 * 8;
-        self.charge(bytes);
+        self.charge(self.heap.free_bytes(span));
         span
     }
 
     pub(super) fn alloc_large(&self, bytes: u32, noscan: bool) -> ObjLoc {
-        let span = match self.heap.new_span(0, noscan, bytes) {
-            Some(s) => s,
+        let o = match self.heap.alloc_large(bytes, noscan) {
+            Some(o) => o,
             None => self.out_of_memory(),
         };
-        let s = &self.heap.spans[span as usize];
-        let ew = s.elem_words.load(Relaxed);
-        s.alloc[0].store(1, Relaxed);
-        s.alloc_count.store(1, Relaxed);
-        s.free_index.store(1, Relaxed);
-        self.charge(ew as u64 * 8);
-        ObjLoc {
-            span,
-            idx: 0,
-            base: span * PAGE_WORDS,
-            elem_words: ew,
-            inline: false,
-            noscan,
-            class: 0,
-        }
+        self.charge(o.elem_words as u64 * 8);
+        o
     }
 
     pub(super) fn out_of_memory(&self) -> ! {
@@ -214,7 +187,7 @@ impl Gc {
     }
 
     pub(super) fn charge(&self, bytes: u64) {
-        let live = self.heap.heap_live.fetch_add(bytes, Relaxed) + bytes;
+        let live = self.heap.add_live(bytes);
         if !self.marking() && live >= self.trigger.load(Relaxed) {
             self.wake.1.notify_one();
         }
@@ -224,7 +197,7 @@ impl Gc {
 /// A mutator holding a P for one quantum. Every heap access of a workload goes through it, so
 /// the write barrier and allocation are the collector's, not the workload's.
 pub struct Ctx<'a> {
-    pub gc: &'a Gc,
+    gc: &'a Gc,
     p: usize,
     local: MutexGuard<'a, PLocal>,
     stack: usize,

@@ -84,7 +84,7 @@ impl Gc {
                 let mut local = self.local(p);
                 if self.marking() {
                     self.work_segment(&mut local, p, Seg::Background, |_| {
-                        self.sched.stw.load(Relaxed) || !self.marking()
+                        self.sched.stopping_world() || !self.marking()
                     });
                 }
                 self.put_p(local, p);

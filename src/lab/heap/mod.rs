@@ -20,7 +20,8 @@ mod span;
 mod sweep;
 
 use arena::{zeroed, PageAlloc};
-pub use span::{ObjLoc, Span};
+pub use span::ObjLoc;
+use span::Span;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -66,22 +67,22 @@ pub type TypeId = u32;
 
 pub struct Heap {
     words: Box<[AtomicU64]>,
-    pub spans: Box<[Span]>,
+    spans: Box<[Span]>,
     page_span: Box<[AtomicU32]>,
     pages: Mutex<PageAlloc>,
     /// Swept spans with free slots, per span class (class * 2 + noscan).
     partial: Vec<Mutex<Vec<u32>>>,
     /// Spans in use that are swept (or being allocated from) in this sweep generation.
-    pub in_use: Mutex<Vec<u32>>,
+    in_use: Mutex<Vec<u32>>,
     /// Spans left to sweep this generation and the next one to take.
-    pub to_sweep: Mutex<Vec<u32>>,
-    pub sweep_cursor: AtomicU32,
-    pub sweepgen: AtomicU32,
+    to_sweep: Mutex<Vec<u32>>,
+    sweep_cursor: AtomicU32,
+    sweepgen: AtomicU32,
     /// Bytes in spans handed to mcaches plus large objects (Go's heapLive).
-    pub heap_live: AtomicU64,
-    pub objects_freed: AtomicU64,
-    pub types: Vec<Type>,
-    pub poison: bool,
+    heap_live: AtomicU64,
+    objects_freed: AtomicU64,
+    types: Vec<Type>,
+    poison: bool,
 }
 
 impl Heap {
@@ -106,6 +107,26 @@ impl Heap {
             types,
             poison,
         }
+    }
+
+    /// Go's heapLive: bytes in spans handed to mcaches plus large objects.
+    pub fn live(&self) -> u64 {
+        self.heap_live.load(Relaxed)
+    }
+
+    /// Adds to heapLive; returns the new value.
+    pub fn add_live(&self, bytes: u64) -> u64 {
+        self.heap_live.fetch_add(bytes, Relaxed) + bytes
+    }
+
+    /// Resets heapLive at mark termination (to the bytes marked, as Go does).
+    pub fn set_live(&self, bytes: u64) {
+        self.heap_live.store(bytes, Relaxed)
+    }
+
+    /// Objects freed by sweeping since the heap was made.
+    pub fn objects_freed(&self) -> u64 {
+        self.objects_freed.load(Relaxed)
     }
 
     #[inline]
@@ -294,7 +315,7 @@ mod tests {
         let h = Heap::new(64 << 20, types(), true);
         let (class, noscan, _) = h.class_of(0);
         let span = h.new_span(class.unwrap(), noscan, 0).unwrap();
-        let i = h.next_free(span).unwrap();
+        let i = h.next_free(span).unwrap().idx;
         let o = h.find(span * PAGE_WORDS + i * 2 + 1).unwrap();
         assert_eq!(o.base, span * PAGE_WORDS);
         assert!(o.inline);
@@ -303,7 +324,7 @@ mod tests {
         h.for_each_ptr_slot(&o, |w| slots.push(w));
         assert_eq!(slots, vec![r, r + 1]);
         // A second object stays unmarked and is freed (and poisoned) by the sweep.
-        let j = h.next_free(span).unwrap();
+        let j = h.next_free(span).unwrap().idx;
         let (w, bit) = h.mark_word(&o);
         w.fetch_or(bit, Relaxed);
         h.start_sweep();
@@ -317,7 +338,7 @@ mod tests {
         let (class, _, bytes) = h.class_of(1);
         assert_eq!((CLASS_SIZE[class.unwrap() as usize], bytes), (896, 776));
         let big = h.new_span(class.unwrap(), false, 0).unwrap();
-        let k = h.next_free(big).unwrap();
+        let k = h.next_free(big).unwrap().idx;
         let o = h.find(big * PAGE_WORDS + k * 112).unwrap();
         let r = h.init_object(&o, 1);
         assert_eq!(r, o.base + 1);

@@ -2,24 +2,24 @@
 //! slot of one.
 
 use super::sizeclass::{self, CLASS_PAGES, CLASS_SIZE};
-use super::{Heap, Ref, MARKS, PAGE_WORDS, PTR_BITS};
+use super::{Heap, Ref, MARKS, PAGE_WORDS, PTR_BITS, SCANS, TOP_BYTE};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
 /// zero when free.
 #[derive(Default)]
-pub struct Span {
-    pub in_use: AtomicU8,
-    pub class: AtomicU8,
-    pub noscan: AtomicU8,
-    pub npages: AtomicU32,
-    pub nelems: AtomicU32,
-    pub elem_words: AtomicU32,
-    pub sweepgen: AtomicU32,
-    pub alloc_count: AtomicU32,
-    pub free_index: AtomicU32,
-    pub alloc: [AtomicU64; 8],
-    pub side_marks: [AtomicU64; 8],
+pub(super) struct Span {
+    pub(super) in_use: AtomicU8,
+    pub(super) class: AtomicU8,
+    pub(super) noscan: AtomicU8,
+    pub(super) npages: AtomicU32,
+    pub(super) nelems: AtomicU32,
+    pub(super) elem_words: AtomicU32,
+    pub(super) sweepgen: AtomicU32,
+    pub(super) alloc_count: AtomicU32,
+    pub(super) free_index: AtomicU32,
+    pub(super) alloc: [AtomicU64; 8],
+    pub(super) side_marks: [AtomicU64; 8],
 }
 
 /// Where an object lives.
@@ -80,8 +80,76 @@ impl Heap {
         Some(start)
     }
 
-    /// Takes a free slot of span `span`, owned by the caller's mcache.
-    pub fn next_free(&self, span: u32) -> Option<u32> {
+    /// Takes a free slot of small-object span `span`, owned by the caller's mcache.
+    pub fn next_free(&self, span: u32) -> Option<ObjLoc> {
+        let idx = self.next_free_index(span)?;
+        let s = &self.spans[span as usize];
+        let ew = s.elem_words.load(Relaxed);
+        let class = s.class.load(Relaxed);
+        Some(ObjLoc {
+            span,
+            idx,
+            base: span * PAGE_WORDS + idx * ew,
+            elem_words: ew,
+            inline: sizeclass::inline_bits(class),
+            noscan: s.noscan.load(Relaxed) != 0,
+            class,
+        })
+    }
+
+    /// A large object in a span of its own; `None` when the arena is full.
+    pub fn alloc_large(&self, bytes: u32, noscan: bool) -> Option<ObjLoc> {
+        let span = self.new_span(0, noscan, bytes)?;
+        let s = &self.spans[span as usize];
+        let ew = s.elem_words.load(Relaxed);
+        s.alloc[0].store(1, Relaxed);
+        s.alloc_count.store(1, Relaxed);
+        s.free_index.store(1, Relaxed);
+        Some(ObjLoc {
+            span,
+            idx: 0,
+            base: span * PAGE_WORDS,
+            elem_words: ew,
+            inline: false,
+            noscan,
+            class: 0,
+        })
+    }
+
+    /// Bytes of the free slots of a span (what an mcache refill charges to heapLive).
+    pub fn free_bytes(&self, span: u32) -> u64 {
+        let s = &self.spans[span as usize];
+        let free = s.nelems.load(Relaxed) - s.alloc_count.load(Relaxed);
+        free as u64 * s.elem_words.load(Relaxed) as u64 * 8
+    }
+
+    /// Mark bits `i` (of 8 words) of a span: inline or side bits, without the class byte.
+    pub fn marks(&self, span: u32, i: u32) -> u64 {
+        let s = &self.spans[span as usize];
+        let class = s.class.load(Relaxed);
+        if class != 0 && sizeclass::inline_bits(class) {
+            self.load(span * PAGE_WORDS + MARKS + i) & if i == 7 { !TOP_BYTE } else { !0 }
+        } else {
+            s.side_marks[i as usize].load(Relaxed)
+        }
+    }
+
+    /// Green Tea's scan bits `i` of an inline span, without the ownership byte.
+    pub fn scans(&self, span: u32, i: u32) -> u64 {
+        self.load(span * PAGE_WORDS + SCANS + i) & if i == 7 { !TOP_BYTE } else { !0 }
+    }
+
+    /// Allocation bits `i` of a span.
+    pub fn alloc_bits(&self, span: u32, i: u32) -> u64 {
+        self.spans[span as usize].alloc[i as usize].load(Relaxed)
+    }
+
+    /// The spans in use, swept or not.
+    pub fn spans_in_use(&self) -> Vec<u32> {
+        self.in_use.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn next_free_index(&self, span: u32) -> Option<u32> {
         let s = &self.spans[span as usize];
         let nelems = s.nelems.load(Relaxed);
         let mut i = s.free_index.load(Relaxed);

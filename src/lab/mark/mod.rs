@@ -104,7 +104,7 @@ pub struct GcWork {
     wbuf2: Vec<Ref>,
     ring: VecDeque<u64>,
     puts: u32,
-    pub stats: MarkStats,
+    stats: MarkStats,
     /// Page of the current visit and its run length (page scan density, one definition for
     /// both markers: a visit is a maximal run of consecutive object scans on one page).
     last_page: u32,
@@ -112,6 +112,16 @@ pub struct GcWork {
 }
 
 impl GcWork {
+    /// This P's counters since the last call (mark termination sums them).
+    pub fn take_stats(&mut self) -> MarkStats {
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Counts an object allocated black (marked at allocation) into the bytes marked.
+    pub fn count_black(&mut self, bytes: u64) {
+        self.stats.bytes_marked += bytes;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.wbuf1.is_empty() && self.wbuf2.is_empty() && self.ring.is_empty()
     }
@@ -147,14 +157,14 @@ pub struct RootJob {
 
 /// Mark state shared by all Ps.
 pub struct Marking {
-    pub marker: Marker,
+    marker: Marker,
     full: Mutex<Vec<Vec<Ref>>>,
     full_len: AtomicUsize,
     chains: Vec<Mutex<VecDeque<u64>>>,
-    pub spanq_mask: AtomicU64,
-    pub roots: Mutex<Vec<RootJob>>,
-    pub next_root: AtomicUsize,
-    pub n_roots: AtomicUsize,
+    spanq_mask: AtomicU64,
+    roots: Mutex<Vec<RootJob>>,
+    next_root: AtomicUsize,
+    n_roots: AtomicUsize,
 }
 
 impl Marking {
