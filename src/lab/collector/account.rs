@@ -163,10 +163,13 @@ fn scan_stats(marker: Marker, s: &MarkStats) -> crate::model::ScanStats {
     let total = counts(s.objs_scanned, s.span_objs_sparse, s.spans_sparse);
     let mut classes: Vec<(u32, ScanCounts)> = (1..s.by_class.len())
         .chain(std::iter::once(0))
-        .filter(|&c| s.by_class[c][0] > 0)
+        .filter(|&c| s.by_class[c].objs > 0)
         .map(|c| {
-            let [objs, span_objs, spans] = s.by_class[c];
-            (sizeclass::CLASS_SIZE[c], counts(objs, span_objs, spans))
+            let k = s.by_class[c];
+            (
+                sizeclass::CLASS_SIZE[c],
+                counts(k.objs, k.span_objs, k.spans),
+            )
         })
         .collect();
     classes.shrink_to_fit();

@@ -8,6 +8,7 @@ mod mutator;
 mod worker;
 
 pub use super::checkmark::Checks;
+use super::heap::sizeclass::SpanClass;
 use super::heap::{Heap, Ref};
 use super::mark::{GcWork, Marker, Marking};
 use super::sched::Sched;
@@ -89,7 +90,7 @@ impl Gc {
                     Mutex::new(PLocal {
                         gcw: GcWork::default(),
                         wb: Vec::with_capacity(WB_BUF),
-                        mcache: vec![0; 68 * 2],
+                        mcache: vec![0; SpanClass::COUNT],
                         assist_bytes: 0,
                         seed: seed ^ ((p as u64 + 1) * 0x9E37_79B9),
                     })

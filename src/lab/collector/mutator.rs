@@ -4,7 +4,8 @@
 
 use super::account::Seg;
 use super::{Gc, PLocal};
-use crate::lab::heap::{ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
+use crate::lab::heap::sizeclass::SpanClass;
+use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use crate::lab::mark::Marker;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::MutexGuard;
@@ -103,7 +104,11 @@ impl Gc {
     }
 
     pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Ref {
-        let (class, noscan, bytes) = self.heap.class_of(tid);
+        let AllocClass {
+            class,
+            noscan,
+            bytes,
+        } = self.heap.class_of(tid);
         let o = match class {
             Some(class) => self.alloc_small(local, class, noscan),
             None => self.alloc_large(bytes, noscan),
@@ -131,21 +136,21 @@ impl Gc {
     }
 
     pub(super) fn alloc_small(&self, local: &mut PLocal, class: u8, noscan: bool) -> ObjLoc {
-        let spc = class as usize * 2 + noscan as usize;
+        let spc = SpanClass::new(class, noscan);
         loop {
-            let span = local.mcache[spc];
+            let span = local.mcache[spc.index()];
             if span != 0 {
                 if let Some(o) = self.heap.next_free(span) {
                     return o;
                 }
             }
-            local.mcache[spc] = self.refill(spc, class, noscan);
+            local.mcache[spc.index()] = self.refill(spc, class, noscan);
         }
     }
 
     /// A span with free slots: a swept partial span, one found by sweeping (Go's lazy
     /// sweep), or a fresh one. Charges its free bytes to heapLive like Go's mcache refill.
-    pub(super) fn refill(&self, spc: usize, class: u8, noscan: bool) -> u32 {
+    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> u32 {
         let mut span = self.heap.pop_partial(spc);
         let mut budget = 100;
         while span.is_none() && budget > 0 {

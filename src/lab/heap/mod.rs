@@ -20,6 +20,7 @@ mod span;
 mod sweep;
 
 use arena::{zeroed, PageAlloc};
+use sizeclass::SpanClass;
 pub use span::ObjLoc;
 use span::Span;
 use std::collections::BTreeMap;
@@ -65,12 +66,21 @@ impl Type {
 
 pub type TypeId = u32;
 
+/// How a type is allocated: its size class (`None`: a large object in a span of its own),
+/// whether it is pointer-free, and its bytes with the header, if it has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocClass {
+    pub class: Option<u8>,
+    pub noscan: bool,
+    pub bytes: u32,
+}
+
 pub struct Heap {
     words: Box<[AtomicU64]>,
     spans: Box<[Span]>,
     page_span: Box<[AtomicU32]>,
     pages: Mutex<PageAlloc>,
-    /// Swept spans with free slots, per span class (class * 2 + noscan).
+    /// Swept spans with free slots, per span class.
     partial: Vec<Mutex<Vec<u32>>>,
     /// Spans in use that are swept (or being allocated from) in this sweep generation.
     in_use: Mutex<Vec<u32>>,
@@ -97,7 +107,9 @@ impl Heap {
                 limit: pages,
                 free: BTreeMap::new(),
             }),
-            partial: (0..68 * 2).map(|_| Mutex::new(Vec::new())).collect(),
+            partial: (0..SpanClass::COUNT)
+                .map(|_| Mutex::new(Vec::new()))
+                .collect(),
             in_use: Mutex::new(Vec::new()),
             to_sweep: Mutex::new(Vec::new()),
             sweep_cursor: AtomicU32::new(0),
@@ -282,11 +294,15 @@ impl Heap {
         }
     }
 
-    /// Size class and noscan of a type.
-    pub fn class_of(&self, tid: TypeId) -> (Option<u8>, bool, u32) {
+    /// How objects of a type are allocated.
+    pub fn class_of(&self, tid: TypeId) -> AllocClass {
         let t = &self.types[tid as usize];
         let bytes = t.alloc_bytes();
-        (sizeclass::class_of(bytes), t.noscan(), bytes)
+        AllocClass {
+            class: sizeclass::class_of(bytes),
+            noscan: t.noscan(),
+            bytes,
+        }
     }
 }
 
@@ -313,7 +329,7 @@ mod tests {
     #[test]
     fn allocate_find_and_sweep() {
         let h = Heap::new(64 << 20, types(), true);
-        let (class, noscan, _) = h.class_of(0);
+        let AllocClass { class, noscan, .. } = h.class_of(0);
         let span = h.new_span(class.unwrap(), noscan, 0).unwrap();
         let i = h.next_free(span).unwrap().idx;
         let o = h.find(span * PAGE_WORDS + i * 2 + 1).unwrap();
@@ -335,7 +351,7 @@ mod tests {
         assert!(h.is_allocated(&o));
 
         // Header objects: 768 B + 8 B header lands in the 896 B class, 9 a page.
-        let (class, _, bytes) = h.class_of(1);
+        let AllocClass { class, bytes, .. } = h.class_of(1);
         assert_eq!((CLASS_SIZE[class.unwrap() as usize], bytes), (896, 776));
         let big = h.new_span(class.unwrap(), false, 0).unwrap();
         let k = h.next_free(big).unwrap().idx;

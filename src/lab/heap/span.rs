@@ -1,7 +1,7 @@
 //! Spans: the per-page metadata, where an object lives, and taking a fresh span or a free
 //! slot of one.
 
-use super::sizeclass::{self, CLASS_PAGES, CLASS_SIZE};
+use super::sizeclass::{self, SpanClass, CLASS_PAGES, CLASS_SIZE};
 use super::{Heap, Ref, MARKS, PAGE_WORDS, PTR_BITS, SCANS, TOP_BYTE};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -172,8 +172,8 @@ impl Heap {
         None
     }
 
-    pub fn pop_partial(&self, spc: usize) -> Option<u32> {
-        self.partial[spc].lock().ok()?.pop()
+    pub fn pop_partial(&self, spc: SpanClass) -> Option<u32> {
+        self.partial[spc.index()].lock().ok()?.pop()
     }
 
     pub fn clear_partials(&self) {
@@ -184,8 +184,8 @@ impl Heap {
         }
     }
 
-    pub fn span_class(&self, span: u32) -> usize {
+    pub fn span_class(&self, span: u32) -> SpanClass {
         let s = &self.spans[span as usize];
-        s.class.load(Relaxed) as usize * 2 + s.noscan.load(Relaxed) as usize
+        SpanClass::new(s.class.load(Relaxed), s.noscan.load(Relaxed) != 0)
     }
 }

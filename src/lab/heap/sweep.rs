@@ -2,7 +2,7 @@
 //! empty spans give their pages back. Background and lazy sweepers claim a span by its sweep
 //! generation, as Go's do.
 
-use super::sizeclass;
+use super::sizeclass::{self, SpanClass};
 use super::{Heap, MARKS, PAGE_WORDS, POISON, SCANS, TOP_BYTE};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -103,7 +103,7 @@ impl Heap {
         }
         if live < nelems {
             if let Ok(mut p) =
-                self.partial[class as usize * 2 + s.noscan.load(Relaxed) as usize].lock()
+                self.partial[SpanClass::new(class, s.noscan.load(Relaxed) != 0).index()].lock()
             {
                 p.push(span);
             }

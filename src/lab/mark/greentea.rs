@@ -6,13 +6,37 @@ use super::{GcWork, Marking};
 use crate::lab::heap::{Heap, ObjLoc, MANY_MARK, MARKS, ONE_MARK, PAGE_WORDS, SCANS, TOP_BYTE};
 use std::sync::atomic::Ordering::{Relaxed, SeqCst};
 
+/// A span queue entry (Go's `objptr`): the span and the index of the object whose mark queued
+/// it, its "representative", which the single-object fast path scans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanQEntry(u64);
+
+impl SpanQEntry {
+    /// Object indexes fit 10 bits: an inline span holds at most 496 objects.
+    const IDX_BITS: u32 = 10;
+
+    pub fn new(span: u32, idx: u32) -> SpanQEntry {
+        debug_assert!(idx < 1 << Self::IDX_BITS);
+        SpanQEntry(((span as u64) << Self::IDX_BITS) | idx as u64)
+    }
+
+    pub fn span(self) -> u32 {
+        (self.0 >> Self::IDX_BITS) as u32
+    }
+
+    /// The representative object's index in the span.
+    pub fn rep(self) -> u32 {
+        (self.0 & ((1 << Self::IDX_BITS) - 1)) as u32
+    }
+}
+
 pub(super) const RING: usize = 256;
 const SPILL_PERIOD: u32 = 64;
 const SPILL_MAX: usize = 16;
 const STEAL_MAX: usize = 128;
 
 impl Marking {
-    pub(super) fn span_put(&self, gcw: &mut GcWork, p: usize, entry: u64) {
+    pub(super) fn span_put(&self, gcw: &mut GcWork, p: usize, entry: SpanQEntry) {
         gcw.puts += 1;
         if gcw.ring.len() >= RING {
             let n = RING / 2;
@@ -50,9 +74,9 @@ impl Marking {
 
     /// Green Tea's `scanSpan`: release ownership, take the single-object fast path or scan
     /// every marked-but-unscanned object of the span.
-    pub(super) fn scan_span(&self, heap: &Heap, gcw: &mut GcWork, p: usize, entry: u64) {
-        let span = (entry >> 10) as u32;
-        let rep = (entry & 1023) as u32;
+    pub(super) fn scan_span(&self, heap: &Heap, gcw: &mut GcWork, p: usize, entry: SpanQEntry) {
+        let span = entry.span();
+        let rep = entry.rep();
         let page = span * PAGE_WORDS;
         let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
         let Some(first) = heap.find(page) else {
@@ -93,8 +117,8 @@ impl Marking {
         gcw.stats.spans_sparse += 1;
         gcw.stats.span_objs_sparse += objs;
         let c = &mut gcw.stats.by_class[first.class as usize];
-        c[1] += objs;
-        c[2] += 1;
+        c.span_objs += objs;
+        c.spans += 1;
         for (i, mut g) in grey.into_iter().enumerate() {
             while g != 0 {
                 let idx = i as u32 * 64 + g.trailing_zeros();

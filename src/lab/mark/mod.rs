@@ -10,9 +10,10 @@
 mod greentea;
 mod legacy;
 
+use super::heap::sizeclass::NUM_CLASSES;
 use super::heap::{Heap, ObjLoc, Ref, PAGE_WORDS};
 use super::rand::next_rand;
-use greentea::try_acquire;
+use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
 use std::collections::VecDeque;
 use std::sync::atomic::{
@@ -41,6 +42,17 @@ impl Marker {
     }
 }
 
+/// One size class's scan counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClassScan {
+    /// Objects scanned, however reached.
+    pub objs: u64,
+    /// Of those, objects scanned by span scans (Green Tea).
+    pub span_objs: u64,
+    /// Span scans that found objects to scan.
+    pub spans: u64,
+}
+
 /// Per-cycle counters a worker keeps locally and the collector sums at mark termination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkStats {
@@ -55,8 +67,8 @@ pub struct MarkStats {
     pub spans_sparse: u64,
     pub span_objs_sparse: u64,
     pub bad_pointers: u64,
-    /// Per size class (0: large): objects scanned, objects scanned in span scans, span scans.
-    pub by_class: [[u64; 3]; 68],
+    /// Per size class (0: large).
+    pub by_class: [ClassScan; NUM_CLASSES],
 }
 
 impl Default for MarkStats {
@@ -71,7 +83,7 @@ impl Default for MarkStats {
             spans_sparse: 0,
             span_objs_sparse: 0,
             bad_pointers: 0,
-            by_class: [[0; 3]; 68],
+            by_class: [ClassScan::default(); NUM_CLASSES],
         }
     }
 }
@@ -90,9 +102,9 @@ impl MarkStats {
         self.span_objs_sparse += o.span_objs_sparse;
         self.bad_pointers += o.bad_pointers;
         for (a, b) in self.by_class.iter_mut().zip(&o.by_class) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
+            a.objs += b.objs;
+            a.span_objs += b.span_objs;
+            a.spans += b.spans;
         }
     }
 }
@@ -102,7 +114,7 @@ impl MarkStats {
 pub struct GcWork {
     wbuf1: Vec<Ref>,
     wbuf2: Vec<Ref>,
-    ring: VecDeque<u64>,
+    ring: VecDeque<SpanQEntry>,
     puts: u32,
     stats: MarkStats,
     /// Page of the current visit and its run length (page scan density, one definition for
@@ -160,7 +172,7 @@ pub struct Marking {
     marker: Marker,
     full: Mutex<Vec<Vec<Ref>>>,
     full_len: AtomicUsize,
-    chains: Vec<Mutex<VecDeque<u64>>>,
+    chains: Vec<Mutex<VecDeque<SpanQEntry>>>,
     spanq_mask: AtomicU64,
     roots: Mutex<Vec<RootJob>>,
     next_root: AtomicUsize,
@@ -222,7 +234,7 @@ impl Marking {
         if self.marker == Marker::Greentea && o.inline {
             // tryDeferToSpanScan: the span, not the object, is queued, once per ownership.
             if try_acquire(heap, o.span) {
-                self.span_put(gcw, p, ((o.span as u64) << 10) | o.idx as u64);
+                self.span_put(gcw, p, SpanQEntry::new(o.span, o.idx));
             }
             return;
         }
@@ -254,7 +266,7 @@ impl Marking {
     fn scan_object(&self, heap: &Heap, gcw: &mut GcWork, p: usize, o: &ObjLoc) {
         gcw.note_scan(o.span + o.idx * o.elem_words / PAGE_WORDS);
         gcw.stats.objs_scanned += 1;
-        gcw.stats.by_class[o.class as usize][0] += 1;
+        gcw.stats.by_class[o.class as usize].objs += 1;
         gcw.stats.bytes_scanned += o.elem_words as u64 * 8;
         gcw.stats.scan_work += heap.scan_bytes(o);
         let (lo, hi) = (o.base, o.base + o.elem_words);
