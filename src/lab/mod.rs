@@ -5,6 +5,12 @@
 //! `pacer` Go's GOGC arithmetic, `collector` the cycle and the mutator interface, `workload`
 //! the heap shapes, `checkmark` the oracle. `run` drives one run and hands each finished cycle
 //! to its caller as a `Cycle`, the record every gcscope source produces.
+//!
+//! Lock policy: every lock in the lab is a `parking_lot` mutex, which has no poisoning. A
+//! panic on any lab thread ends the run (the stop guard in `run` stops every thread), so no
+//! one goes on with the data a panicking holder left; recovering a poisoned std lock
+//! (`into_inner`) could instead silently drop a work buffer and hide a lost object. Locks are
+//! never held across a wait for a P token, except the scheduler's own.
 
 pub mod checkmark;
 pub mod collector;

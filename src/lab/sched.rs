@@ -2,8 +2,8 @@
 //! work. Without them the OS would decide who runs, and "25% of P" or "idle worker" would mean
 //! nothing comparable to Go. Stopping the world is holding every token.
 
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex};
 
 pub struct Sched {
     st: Mutex<St>,
@@ -43,8 +43,8 @@ impl Sched {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, St> {
-        self.st.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, St> {
+        self.st.lock()
     }
 
     /// A P for the GC (stop-the-world, dedicated and fractional workers): before mutators.
@@ -53,7 +53,7 @@ impl Sched {
         st.wait_prio += 1;
         self.waiting_prio.store(st.wait_prio, Relaxed);
         while st.free.is_empty() {
-            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.cv.wait(&mut st);
         }
         st.wait_prio -= 1;
         self.waiting_prio.store(st.wait_prio, Relaxed);
@@ -73,7 +73,7 @@ impl Sched {
             || self.stw.load(Relaxed)
             || st.queue.front() != Some(&ticket)
         {
-            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.cv.wait(&mut st);
         }
         st.queue.pop_front();
         st.wait_mut -= 1;

@@ -61,7 +61,7 @@ impl Gc {
 
     /// Waits for the trigger; false when the run is stopping.
     pub(super) fn wait_trigger(&self) -> bool {
-        let mut g = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = self.wake.0.lock();
         loop {
             if self.stop.load(Relaxed) {
                 return false;
@@ -69,12 +69,7 @@ impl Gc {
             if self.heap.live() >= self.trigger.load(Relaxed) {
                 return true;
             }
-            g = self
-                .wake
-                .1
-                .wait_timeout(g, Duration::from_millis(1))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            self.wake.1.wait_for(&mut g, Duration::from_millis(1));
         }
     }
 

@@ -15,8 +15,9 @@ use super::sched::Sched;
 pub use account::{CumCpu, CycleAcct, Seg};
 pub use mutator::Ctx;
 use mutator::WB_BUF;
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const PHASE_OFF: u8 = 0;
@@ -67,7 +68,7 @@ pub struct Gc {
     /// Root arrays: the globals, then one "stack" per mutator.
     globals: Arc<[AtomicU32]>,
     stacks: Vec<Arc<[AtomicU32]>>,
-    wake: (Mutex<()>, std::sync::Condvar),
+    wake: (Mutex<()>, Condvar),
 }
 
 impl Gc {
@@ -114,7 +115,7 @@ impl Gc {
             bad_derefs: AtomicU64::new(0),
             globals: zero_slots(globals),
             stacks: (0..stacks).map(|_| zero_slots(stack_slots)).collect(),
-            wake: (Mutex::new(()), std::sync::Condvar::new()),
+            wake: (Mutex::new(()), Condvar::new()),
             heap,
             opts,
         }
@@ -142,7 +143,7 @@ impl Gc {
     }
 
     fn local(&self, p: usize) -> MutexGuard<'_, PLocal> {
-        self.locals[p].lock().unwrap_or_else(|e| e.into_inner())
+        self.locals[p].lock()
     }
 
     /// Asks the run to stop: mutators leave at their next quantum, the coordinator after

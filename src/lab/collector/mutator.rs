@@ -7,8 +7,8 @@ use super::{Gc, PLocal};
 use crate::lab::heap::sizeclass::SpanClass;
 use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use crate::lab::mark::Marker;
+use parking_lot::MutexGuard;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use std::sync::MutexGuard;
 
 pub(super) const WB_BUF: usize = 512;
 /// Go's gcOverAssistWork: an assist does at least this much scan work, to amortise its cost.

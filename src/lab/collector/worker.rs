@@ -4,8 +4,8 @@
 use super::account::Seg;
 use super::{Gc, PLocal};
 use crate::lab::sched::thread_cpu_ns;
+use parking_lot::MutexGuard;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 impl Gc {

@@ -30,11 +30,11 @@ pub(super) fn zeroed<T: Default>(n: usize) -> Box<[T]> {
 impl Heap {
     /// Pages ever handed out: the lab's "mapped" memory.
     pub fn mapped_bytes(&self) -> u64 {
-        self.pages.lock().map_or(0, |p| p.next as u64 * 8192)
+        self.pages.lock().next as u64 * 8192
     }
 
     pub(super) fn alloc_pages(&self, n: u32) -> Option<u32> {
-        let mut p = self.pages.lock().ok()?;
+        let mut p = self.pages.lock();
         if let Some(start) = p.free.get_mut(&n).and_then(|v| v.pop()) {
             return Some(start);
         }

@@ -20,12 +20,12 @@ mod span;
 mod sweep;
 
 use arena::{zeroed, PageAlloc};
+use parking_lot::Mutex;
 use sizeclass::SpanClass;
 pub use span::ObjLoc;
 use span::Span;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
 
 pub type Ref = u32;
 pub const PAGE_WORDS: u32 = 1024;

@@ -74,9 +74,7 @@ impl Heap {
             self.page_span[p as usize].store(start, Relaxed);
         }
         s.in_use.store(1, Relaxed);
-        if let Ok(mut v) = self.in_use.lock() {
-            v.push(start);
-        }
+        self.in_use.lock().push(start);
         Some(start)
     }
 
@@ -146,7 +144,7 @@ impl Heap {
 
     /// The spans in use, swept or not.
     pub fn spans_in_use(&self) -> Vec<u32> {
-        self.in_use.lock().map(|v| v.clone()).unwrap_or_default()
+        self.in_use.lock().clone()
     }
 
     fn next_free_index(&self, span: u32) -> Option<u32> {
@@ -173,14 +171,12 @@ impl Heap {
     }
 
     pub fn pop_partial(&self, spc: SpanClass) -> Option<u32> {
-        self.partial[spc.index()].lock().ok()?.pop()
+        self.partial[spc.index()].lock().pop()
     }
 
     pub fn clear_partials(&self) {
         for p in &self.partial {
-            if let Ok(mut v) = p.lock() {
-                v.clear();
-            }
+            p.lock().clear();
         }
     }
 

@@ -12,10 +12,8 @@ impl Heap {
     pub fn start_sweep(&self) {
         self.sweepgen.fetch_add(2, Relaxed);
         self.clear_partials();
-        let spans = self.in_use.lock().map(|mut v| std::mem::take(&mut *v));
-        if let (Ok(spans), Ok(mut t)) = (spans, self.to_sweep.lock()) {
-            *t = spans;
-        }
+        let spans = std::mem::take(&mut *self.in_use.lock());
+        *self.to_sweep.lock() = spans;
         self.sweep_cursor.store(0, Relaxed);
     }
 
@@ -24,7 +22,7 @@ impl Heap {
     pub fn sweep_next(&self) -> Option<(u32, bool)> {
         loop {
             let i = self.sweep_cursor.fetch_add(1, Relaxed) as usize;
-            let span = *self.to_sweep.lock().ok()?.get(i)?;
+            let span = *self.to_sweep.lock().get(i)?;
             if let Some(alive) = self.sweep_span(span) {
                 return Some((span, alive));
             }
@@ -32,7 +30,7 @@ impl Heap {
     }
 
     pub fn sweep_done(&self) -> bool {
-        let n = self.to_sweep.lock().map_or(0, |t| t.len());
+        let n = self.to_sweep.lock().len();
         self.sweep_cursor.load(Relaxed) as usize >= n
     }
 
@@ -102,15 +100,10 @@ impl Heap {
             return Some(false);
         }
         if live < nelems {
-            if let Ok(mut p) =
-                self.partial[SpanClass::new(class, s.noscan.load(Relaxed) != 0).index()].lock()
-            {
-                p.push(span);
-            }
+            let spc = SpanClass::new(class, s.noscan.load(Relaxed) != 0);
+            self.partial[spc.index()].lock().push(span);
         }
-        if let Ok(mut v) = self.in_use.lock() {
-            v.push(span);
-        }
+        self.in_use.lock().push(span);
         s.sweepgen.store(sg, Relaxed);
         Some(true)
     }
@@ -123,8 +116,6 @@ impl Heap {
         }
         s.in_use.store(0, Relaxed);
         s.elem_words.store(0, Relaxed);
-        if let Ok(mut p) = self.pages.lock() {
-            p.free.entry(npages).or_default().push(span);
-        }
+        self.pages.lock().free.entry(npages).or_default().push(span);
     }
 }

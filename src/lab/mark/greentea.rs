@@ -42,7 +42,7 @@ impl Marking {
             let n = RING / 2;
             self.spill(gcw, p, n);
         } else if gcw.puts.is_multiple_of(SPILL_PERIOD) && gcw.ring.len() > 4 {
-            let empty = self.chains[p].lock().is_ok_and(|c| c.is_empty());
+            let empty = self.chains[p].lock().is_empty();
             if empty {
                 let n = (gcw.ring.len() / 2).min(SPILL_MAX);
                 self.spill(gcw, p, n);
@@ -52,17 +52,15 @@ impl Marking {
     }
 
     pub(super) fn spill(&self, gcw: &mut GcWork, p: usize, n: usize) {
-        if let Ok(mut c) = self.chains[p].lock() {
-            c.extend(gcw.ring.drain(..n.min(gcw.ring.len())));
-        }
+        self.chains[p]
+            .lock()
+            .extend(gcw.ring.drain(..n.min(gcw.ring.len())));
         self.spanq_mask.fetch_or(1 << p, Relaxed);
     }
 
     /// Takes `n - n/2` (at most 128) spans from P `victim`'s chain into our ring.
     pub(super) fn take_from_chain(&self, gcw: &mut GcWork, victim: usize) -> bool {
-        let Ok(mut c) = self.chains[victim].lock() else {
-            return false;
-        };
+        let mut c = self.chains[victim].lock();
         let n = c.len();
         let take = (n - n / 2).min(STEAL_MAX);
         gcw.ring.extend(c.drain(..take));

@@ -10,17 +10,16 @@ pub const WORKBUF: usize = 253;
 
 impl Marking {
     pub(super) fn put_full(&self, buf: Vec<Ref>) {
-        if let Ok(mut f) = self.full.lock() {
-            f.push(buf);
-            self.full_len.store(f.len(), Relaxed);
-        }
+        let mut f = self.full.lock();
+        f.push(buf);
+        self.full_len.store(f.len(), Relaxed);
     }
 
     pub(super) fn get_full(&self) -> Option<Vec<Ref>> {
         if self.full_len.load(Relaxed) == 0 {
             return None;
         }
-        let mut f = self.full.lock().ok()?;
+        let mut f = self.full.lock();
         let b = f.pop();
         self.full_len.store(f.len(), Relaxed);
         b

@@ -15,12 +15,13 @@ use super::heap::{Heap, ObjLoc, Ref, PAGE_WORDS};
 use super::rand::next_rand;
 use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
+use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{
     AtomicU64, AtomicUsize,
     Ordering::{Relaxed, SeqCst},
 };
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub const ROOT_JOB_SLOTS: usize = 256;
 /// Density histogram buckets: [2^i, 2^(i+1)) objects per visit, up to 512+.
@@ -203,9 +204,7 @@ impl Marking {
     pub fn set_roots(&self, jobs: Vec<RootJob>) {
         self.n_roots.store(jobs.len(), Relaxed);
         self.next_root.store(0, Relaxed);
-        if let Ok(mut r) = self.roots.lock() {
-            *r = jobs;
-        }
+        *self.roots.lock() = jobs;
     }
 
     // ---- shading ----
@@ -335,7 +334,7 @@ impl Marking {
             }
             if self.next_root.load(Relaxed) < self.n_roots.load(Relaxed) {
                 let i = self.next_root.fetch_add(1, Relaxed);
-                let job = self.roots.lock().ok().and_then(|r| r.get(i).cloned());
+                let job = self.roots.lock().get(i).cloned();
                 if let Some(job) = job {
                     self.scan_roots(heap, gcw, p, &job);
                     continue;
@@ -389,9 +388,6 @@ impl Marking {
     pub fn queues_empty(&self) -> bool {
         self.full_len.load(Relaxed) == 0
             && self.spanq_mask.load(Relaxed) == 0
-            && self
-                .chains
-                .iter()
-                .all(|c| c.lock().map_or(true, |c| c.is_empty()))
+            && self.chains.iter().all(|c| c.lock().is_empty())
     }
 }
