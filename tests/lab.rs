@@ -3,7 +3,7 @@
 //! GOGC 1-10 on both markers, and a negative control showing the oracle catches a collector
 //! without a write barrier.
 
-use gcscope::lab::{self, headless, Checks, Config, Marker, Shape};
+use gcscope::lab::{self, headless, Checks, Config, LabError, Marker, Shape};
 use std::time::Duration;
 
 fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
@@ -32,6 +32,37 @@ fn run(c: &Config) -> (u32, Checks) {
         true
     });
     (cycles, end.checks)
+}
+
+/// Runs `f` on a thread of its own and returns its result, failing the test if it takes
+/// longer than `secs` (a hang fails instead of blocking the suite).
+fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("no return within {secs} s"))
+}
+
+/// A full arena is an error the run returns, not an exit of the process: every thread stops
+/// and `run` reports it in `RunEnd::error`.
+#[test]
+fn a_full_arena_ends_the_run_with_an_error() {
+    for marker in [Marker::Legacy, Marker::Greentea] {
+        let mut c = cfg(Shape::Tree, marker, 100, 30.0);
+        c.arena_mb = 1;
+        c.checkmark = false;
+        let end = within(20, move || lab::run(&c, |_| true));
+        assert!(
+            matches!(end.error, Some(LabError::ArenaFull { arena_mb: 1, .. })),
+            "{marker:?}: {:?}",
+            end.error
+        );
+        assert!(end.wall < Duration::from_secs(10), "{:?}", end.wall);
+        let msg = end.error.unwrap().to_string();
+        assert!(msg.contains("--arena-mb"), "{msg}");
+    }
 }
 
 #[test]

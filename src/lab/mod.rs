@@ -14,6 +14,7 @@
 
 pub mod checkmark;
 pub mod collector;
+pub mod error;
 pub mod headless;
 pub mod heap;
 pub mod mark;
@@ -24,6 +25,7 @@ pub mod turns;
 pub mod workload;
 
 pub use collector::{Checks, CycleResult};
+pub use error::LabError;
 pub use mark::Marker;
 pub use workload::Shape;
 
@@ -97,6 +99,9 @@ pub struct RunEnd {
     /// Workload operations done (trees, accesses, replacements).
     pub ops: u64,
     pub checks: Checks,
+    /// Why the run ended early, if it failed (the arena filled up): the cycles before it are
+    /// still reported.
+    pub error: Option<LabError>,
 }
 
 /// A cycle as the lab reports it: the record, plus whether the workload was still building
@@ -143,9 +148,13 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
             s.spawn(move || {
                 let mut held = None;
                 while !gc.stopping() {
-                    if let workload::Step::Wait = gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
-                        gc.release_p(&mut held);
-                        std::thread::sleep(Duration::from_micros(200));
+                    match gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
+                        workload::Step::Ran => {}
+                        workload::Step::Wait => {
+                            gc.release_p(&mut held);
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                        workload::Step::Stop => break,
                     }
                 }
                 gc.release_p(&mut held);
@@ -191,5 +200,6 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
     });
     end.wall = start.elapsed();
     end.ops = shared.ops();
+    end.error = gc.take_error();
     end
 }

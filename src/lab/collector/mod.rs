@@ -8,6 +8,7 @@ mod mutator;
 mod worker;
 
 pub use super::checkmark::Checks;
+use super::error::LabError;
 use super::heap::sizeclass::SpanClass;
 use super::heap::{Heap, Ref};
 use super::mark::{GcWork, Marker, Marking};
@@ -69,6 +70,8 @@ pub struct Gc {
     globals: Arc<[AtomicU32]>,
     stacks: Vec<Arc<[AtomicU32]>>,
     wake: (Mutex<()>, Condvar),
+    /// Why the run failed, if it did (the first failure).
+    error: Mutex<Option<LabError>>,
 }
 
 impl Gc {
@@ -116,6 +119,7 @@ impl Gc {
             globals: zero_slots(globals),
             stacks: (0..stacks).map(|_| zero_slots(stack_slots)).collect(),
             wake: (Mutex::new(()), Condvar::new()),
+            error: Mutex::new(None),
             heap,
             opts,
         }
@@ -150,6 +154,17 @@ impl Gc {
     /// its current cycle.
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
+    }
+
+    /// The run fails: the first error is kept, and every thread is asked to stop.
+    pub fn fail(&self, e: LabError) {
+        self.error.lock().get_or_insert(e);
+        self.stop();
+    }
+
+    /// Why the run failed, if it did.
+    pub fn take_error(&self) -> Option<LabError> {
+        self.error.lock().take()
     }
 
     pub fn stopping(&self) -> bool {

@@ -4,6 +4,7 @@
 
 use super::account::Seg;
 use super::{Gc, PLocal};
+use crate::lab::error::LabError;
 use crate::lab::heap::sizeclass::SpanClass;
 use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use crate::lab::mark::Marker;
@@ -103,15 +104,17 @@ impl Gc {
         }
     }
 
-    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Ref {
+    /// Allocates an object of type `tid`; `None` when the arena is full (the run is then
+    /// failing: the error is recorded and every thread is asked to stop).
+    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Option<Ref> {
         let AllocClass {
             class,
             noscan,
             bytes,
         } = self.heap.class_of(tid);
         let o = match class {
-            Some(class) => self.alloc_small(local, class, noscan),
-            None => self.alloc_large(bytes, noscan),
+            Some(class) => self.alloc_small(local, class, noscan)?,
+            None => self.alloc_large(bytes, noscan)?,
         };
         let size = o.elem_words as i64 * 8;
         if self.marking() {
@@ -132,25 +135,30 @@ impl Gc {
             }
             local.gcw.count_black(size as u64);
         }
-        r
+        Some(r)
     }
 
-    pub(super) fn alloc_small(&self, local: &mut PLocal, class: u8, noscan: bool) -> ObjLoc {
+    pub(super) fn alloc_small(
+        &self,
+        local: &mut PLocal,
+        class: u8,
+        noscan: bool,
+    ) -> Option<ObjLoc> {
         let spc = SpanClass::new(class, noscan);
         loop {
             let span = local.mcache[spc.index()];
             if span != 0 {
                 if let Some(o) = self.heap.next_free(span) {
-                    return o;
+                    return Some(o);
                 }
             }
-            local.mcache[spc.index()] = self.refill(spc, class, noscan);
+            local.mcache[spc.index()] = self.refill(spc, class, noscan)?;
         }
     }
 
     /// A span with free slots: a swept partial span, one found by sweeping (Go's lazy
     /// sweep), or a fresh one. Charges its free bytes to heapLive like Go's mcache refill.
-    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> u32 {
+    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> Option<u32> {
         let mut span = self.heap.pop_partial(spc);
         let mut budget = 100;
         while span.is_none() && budget > 0 {
@@ -163,32 +171,30 @@ impl Gc {
                 None => break,
             }
         }
-        let span = match span {
+        let span = match span.or_else(|| self.heap.new_span(class, noscan, 0)) {
             Some(s) => s,
-            None => match self.heap.new_span(class, noscan, 0) {
-                Some(s) => s,
-                None => self.out_of_memory(),
-            },
+            None => return self.arena_full(),
         };
         self.charge(self.heap.free_bytes(span));
-        span
+        Some(span)
     }
 
-    pub(super) fn alloc_large(&self, bytes: u32, noscan: bool) -> ObjLoc {
-        let o = match self.heap.alloc_large(bytes, noscan) {
-            Some(o) => o,
-            None => self.out_of_memory(),
+    pub(super) fn alloc_large(&self, bytes: u32, noscan: bool) -> Option<ObjLoc> {
+        let Some(o) = self.heap.alloc_large(bytes, noscan) else {
+            return self.arena_full();
         };
         self.charge(o.elem_words as u64 * 8);
-        o
+        Some(o)
     }
 
-    pub(super) fn out_of_memory(&self) -> ! {
-        eprintln!(
-            "gcscope lab: the arena is full ({} MB mapped); raise --arena-mb or lower --scale",
-            self.heap.mapped_bytes() >> 20
-        );
-        std::process::exit(2);
+    /// The arena is full: the run fails with `LabError::ArenaFull` and stops; the caller
+    /// unwinds its allocation with `None`.
+    fn arena_full<T>(&self) -> Option<T> {
+        self.fail(LabError::ArenaFull {
+            mapped_mb: self.heap.mapped_bytes() >> 20,
+            arena_mb: self.heap.arena_bytes() >> 20,
+        });
+        None
     }
 
     pub(super) fn charge(&self, bytes: u64) {
@@ -209,7 +215,10 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    pub fn alloc(&mut self, tid: TypeId) -> Ref {
+    /// A new object of type `tid`, zeroed; `None` when the run is failing (the arena is
+    /// full): the workload's step then returns at once.
+    #[must_use]
+    pub fn alloc(&mut self, tid: TypeId) -> Option<Ref> {
         self.gc.alloc(&mut self.local, self.p, tid)
     }
 

@@ -33,6 +33,11 @@ impl Heap {
         self.pages.lock().next as u64 * 8192
     }
 
+    /// The arena's size: the most the heap can map.
+    pub fn arena_bytes(&self) -> u64 {
+        self.pages.lock().limit as u64 * 8192
+    }
+
     pub(super) fn alloc_pages(&self, n: u32) -> Option<u32> {
         let mut p = self.pages.lock();
         if let Some(start) = p.free.get_mut(&n).and_then(|v| v.pop()) {
