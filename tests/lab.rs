@@ -65,6 +65,26 @@ fn a_full_arena_ends_the_run_with_an_error() {
     }
 }
 
+/// A panic in the caller's `on_cycle` (the coordinator) stops the run's threads: the panic
+/// reaches the caller within seconds instead of the workers and mutators spinning forever.
+#[test]
+fn a_panicking_coordinator_stops_every_thread() {
+    let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 30.0);
+    c.checkmark = false;
+    let caught = within(20, move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            lab::run(&c, |lc| {
+                if lc.result.cycle.num == 2 {
+                    panic!("on_cycle fails at cycle 2");
+                }
+                true
+            })
+        }))
+        .is_err()
+    });
+    assert!(caught, "the panic did not reach the caller");
+}
+
 #[test]
 fn adversarial_mutator_never_loses_an_object_on_either_marker() {
     let mut total = 0;

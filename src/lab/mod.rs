@@ -111,6 +111,42 @@ pub struct LabCycle {
     pub setup: bool,
 }
 
+/// Ends a run when dropped: at the end of `run`, and also when the coordinator unwinds from
+/// a panic (in `on_cycle` or in the collector). It gives the A/B turn away, asks every thread
+/// to stop, lets the mark workers leave and wakes the waiting, so the scoped threads `run`
+/// joins all return instead of spinning forever.
+struct StopGuard<'a> {
+    gc: &'a Gc,
+    turns: Option<(&'a turns::Turns, usize)>,
+}
+
+impl Drop for StopGuard<'_> {
+    fn drop(&mut self) {
+        if let Some((t, side)) = self.turns {
+            t.finish(side);
+        }
+        self.gc.stop();
+        self.gc.finish();
+        self.gc.wake();
+    }
+}
+
+/// A mutator thread's P: given back when the thread leaves, whether it returns or unwinds;
+/// a panic also stops the run, so the coordinator ends instead of waiting for this mutator.
+struct MutatorExit<'a> {
+    gc: &'a Gc,
+    held: Option<usize>,
+}
+
+impl Drop for MutatorExit<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.gc.stop();
+        }
+        self.gc.release_p(&mut self.held);
+    }
+}
+
 /// Runs the collector and workload until the duration, the cycle count, or `on_cycle`
 /// returning false. Blocks; call it from a thread of its own for live use.
 pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
@@ -142,22 +178,27 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
     let start = Instant::now();
     let mut end = RunEnd::default();
     std::thread::scope(|s| {
+        // Declared first in the scope's body, so it is dropped last: after the loop below
+        // ends, or while the coordinator unwinds.
+        let _stop = StopGuard {
+            gc: &gc,
+            turns: cfg.turns.as_ref().map(|(t, side)| (&**t, *side)),
+        };
         for m in 0..mutators {
             let gc = &gc;
             let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
             s.spawn(move || {
-                let mut held = None;
+                let mut exit = MutatorExit { gc, held: None };
                 while !gc.stopping() {
-                    match gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
+                    match gc.quantum(&mut exit.held, m, |ctx| w.step(ctx)) {
                         workload::Step::Ran => {}
                         workload::Step::Wait => {
-                            gc.release_p(&mut held);
+                            gc.release_p(&mut exit.held);
                             std::thread::sleep(Duration::from_micros(200));
                         }
                         workload::Step::Stop => break,
                     }
                 }
-                gc.release_p(&mut held);
             });
         }
         for id in 0..procs {
@@ -192,11 +233,6 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
                 }
             }
         }
-        if let Some((t, side)) = &cfg.turns {
-            t.finish(*side);
-        }
-        gc.stop();
-        gc.finish();
     });
     end.wall = start.elapsed();
     end.ops = shared.ops();

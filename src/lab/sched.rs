@@ -117,18 +117,40 @@ impl Sched {
         self.stw.load(Relaxed) || self.waiting_prio.load(Relaxed) > 0
     }
 
-    /// Stops the world: holds every P. Returns them, in order of arrival.
-    pub fn stop_world(&self, procs: usize) -> Vec<usize> {
+    /// Stops the world: holds every P until the returned `StoppedWorld` is started or
+    /// dropped.
+    pub fn stop_world(&self, procs: usize) -> StoppedWorld<'_> {
         self.stw.store(true, Relaxed);
-        (0..procs).map(|_| self.acquire_prio()).collect()
+        StoppedWorld {
+            sched: self,
+            ps: (0..procs).map(|_| self.acquire_prio()).collect(),
+        }
     }
 
-    pub fn start_world(&self, ps: Vec<usize>) {
+    fn start_world(&self, ps: Vec<usize>) {
         self.stw.store(false, Relaxed);
         let mut st = self.lock();
         st.free.extend(ps);
         drop(st);
         self.cv.notify_all();
+    }
+}
+
+/// The world stopped: every P held, in order of arrival. Dropping it starts the world, so a
+/// panic with the world stopped does not leave the other threads waiting for a P forever.
+pub struct StoppedWorld<'a> {
+    sched: &'a Sched,
+    ps: Vec<usize>,
+}
+
+impl StoppedWorld<'_> {
+    /// Starts the world: every P goes back.
+    pub fn start(self) {}
+}
+
+impl Drop for StoppedWorld<'_> {
+    fn drop(&mut self) {
+        self.sched.start_world(std::mem::take(&mut self.ps));
     }
 }
 

@@ -6,7 +6,7 @@ use super::account::{CumCpu, Segments};
 use super::{Checks, CycleResult, Gc, PLocal, PHASE_MARK, PHASE_OFF};
 use crate::lab::mark::{MarkStats, RootJob, ROOT_JOB_SLOTS};
 use crate::lab::pacer::Pacer;
-use crate::lab::sched::thread_cpu_ns;
+use crate::lab::sched::{thread_cpu_ns, StoppedWorld};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
@@ -23,8 +23,8 @@ pub(super) struct SweepTerm {
 }
 
 /// The end of concurrent mark: the world is stopped for mark termination.
-struct MarkEnd {
-    world: Vec<usize>,
+struct MarkEnd<'a> {
+    world: StoppedWorld<'a>,
     stopped_at: Instant,
     wall_ns: u64,
 }
@@ -91,7 +91,7 @@ impl Gc {
     fn sweep_termination(&self, pacer: &Pacer) -> SweepTerm {
         let at = self.now_ns();
         let t_stw1 = Instant::now();
-        let ps = self.sched.stop_world(self.opts.procs);
+        let world = self.sched.stop_world(self.opts.procs);
         let c0 = thread_cpu_ns();
         while self.heap.sweep_next().is_some() {}
         let heap0 = self.heap.live();
@@ -99,7 +99,7 @@ impl Gc {
         self.start_mark(pacer);
         let pause_ns = t_stw1.elapsed().as_nanos() as u64;
         let cpu_ns = thread_cpu_ns().saturating_sub(c0);
-        self.sched.start_world(ps);
+        world.start();
         SweepTerm {
             at,
             heap0,
@@ -112,7 +112,7 @@ impl Gc {
     /// Concurrent mark: workers and assists drain while the coordinator revises the assist
     /// ratio, until a ragged barrier (every P's write-barrier buffer and local work flushed
     /// with the world stopped) finds no work anywhere. Returns with the world stopped.
-    fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> MarkEnd {
+    fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> MarkEnd<'_> {
         let procs = self.opts.procs;
         let mut last_revise = Instant::now();
         let (world, stopped_at) = loop {
@@ -125,7 +125,7 @@ impl Gc {
                 continue;
             }
             let t_stop = Instant::now();
-            let ps = self.sched.stop_world(procs);
+            let world = self.sched.stop_world(procs);
             let mut found = false;
             for p in 0..procs {
                 let mut l = self.local(p);
@@ -135,9 +135,9 @@ impl Gc {
                 self.mark.dispose(gcw, p);
             }
             if !found && !self.mark.global_work() {
-                break (ps, t_stop);
+                break (world, t_stop);
             }
-            self.sched.start_world(ps);
+            world.start();
         };
         // Mark ends where the successful stop began; the rest is the mark termination pause.
         MarkEnd {
@@ -205,7 +205,7 @@ impl Gc {
         self.trigger.store(pacer.trigger, Relaxed);
         let pause_ns = mark.stopped_at.elapsed().as_nanos() as u64;
         let cpu_ns = thread_cpu_ns().saturating_sub(c2);
-        self.sched.start_world(mark.world);
+        mark.world.start();
         MarkTerm {
             stats,
             checks,

@@ -135,7 +135,7 @@ impl Gc {
     /// With `hand_over`, the turn is passed on once the world is stopped, so the two sides
     /// never overlap.
     pub fn wait_turn(&self, turns: &super::turns::Turns, side: usize, hand_over: bool) {
-        let ps = self.sched.stop_world(self.opts.procs);
+        let world = self.sched.stop_world(self.opts.procs);
         let t = Instant::now();
         if hand_over {
             turns.pass(side);
@@ -143,7 +143,7 @@ impl Gc {
         turns.wait(side);
         self.paused_ns
             .fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-        self.sched.start_world(ps);
+        world.start();
     }
 
     fn local(&self, p: usize) -> MutexGuard<'_, PLocal> {
@@ -174,6 +174,11 @@ impl Gc {
     /// The coordinator has finished its last cycle: the mark workers may leave.
     pub fn finish(&self) {
         self.finished.store(true, Relaxed);
+    }
+
+    /// Wakes the coordinator if it waits for the trigger (it then sees a stop).
+    pub fn wake(&self) {
+        self.wake.1.notify_all();
     }
 
     pub fn set_trigger(&self, trigger: u64) {

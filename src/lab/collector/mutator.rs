@@ -45,6 +45,8 @@ impl Gc {
             }
             None => self.sched.acquire_mut(),
         };
+        // Held from here on: if the quantum unwinds, the thread's exit gives the P back.
+        *held = Some(p);
         let mut local = self.local(p);
         if self.marking() {
             self.fractional(&mut local, p);
@@ -63,7 +65,6 @@ impl Gc {
             let PLocal { gcw, .. } = &mut *local;
             self.mark.dispose(gcw, p);
         }
-        *held = Some(p);
         r
     }
 
