@@ -54,6 +54,7 @@ pub fn check<'a>(
 ) {
     let mut seen: HashSet<Ref> = HashSet::new();
     let mut stack: Vec<Ref> = Vec::new();
+    // Relaxed throughout: the world is stopped; every P token came back through its mutex.
     stack.extend(roots.map(|s| s.load(Relaxed)).filter(|&r| r != 0));
     while let Some(r) = stack.pop() {
         let Some(o) = heap.find(r) else {

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 pub struct Sched {
     st: Mutex<St>,
     cv: Condvar,
-    /// Mirrors of the waiter counts, for lock-free "should I yield?" checks.
+    /// Mirrors of the waiter counts, for lock-free "should I yield?" checks (Relaxed hints:
+    /// the tokens themselves change hands under `st`).
     waiting_mut: AtomicUsize,
     waiting_prio: AtomicUsize,
     /// A stop-the-world is under way: everyone yields at the next check.

@@ -8,7 +8,10 @@
 use super::collector::Ctx;
 use super::heap::{Ref, Type, TypeId};
 use super::rand::next_rand;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
@@ -170,6 +173,7 @@ impl Shared {
 
     /// Has the long-lived heap been built (setup done)?
     pub fn ready(&self) -> bool {
+        // Relaxed: for the report only (mutators use Acquire before reading the tables).
         self.ready.load(Relaxed)
     }
 
@@ -219,7 +223,7 @@ impl Mutator {
     pub fn step(&mut self, ctx: &mut Ctx<'_>) -> Step {
         let ran = if self.setup.is_some() {
             self.setup_step(ctx)
-        } else if !self.sh.ready.load(Relaxed) {
+        } else if !self.sh.ready.load(Acquire) {
             return Step::Wait;
         } else {
             self.churn(ctx)
@@ -336,7 +340,8 @@ impl Mutator {
 
     fn finish_setup(&mut self) {
         self.setup = None;
-        self.sh.ready.store(true, Relaxed);
+        // Release: other mutators read the tables built here once they see `ready`.
+        self.sh.ready.store(true, Release);
     }
 
     /// A new element `i` of array `which`.

@@ -8,7 +8,8 @@ use crate::lab::mark::{MarkStats, Marker};
 use crate::lab::pacer::Pacer;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Accounting of one cycle, filled by workers and assists.
+/// Accounting of one cycle, filled by workers and assists. Relaxed counters: the coordinator
+/// reads them with the world stopped, after every booking thread gave its P back (a mutex).
 #[derive(Default)]
 pub struct CycleAcct {
     assist_ns: AtomicU64,

@@ -63,6 +63,7 @@ pub struct Gc {
     frac_goal_bits: AtomicU64,
     frac_ns: Vec<AtomicU64>,
     dedicated: AtomicU32,
+    // Values and counters (Relaxed): no data is published through them.
     assist_ratio_bits: AtomicU64,
     bg_credit: AtomicI64,
     bad_derefs: AtomicU64,
@@ -153,6 +154,7 @@ impl Gc {
     /// Asks the run to stop: mutators leave at their next quantum, the coordinator after
     /// its current cycle.
     pub fn stop(&self) {
+        // Relaxed: control flow only; no data is published through the stop flags.
         self.stop.store(true, Relaxed);
     }
 

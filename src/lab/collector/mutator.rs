@@ -9,7 +9,10 @@ use crate::lab::heap::sizeclass::SpanClass;
 use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
 use crate::lab::mark::Marker;
 use parking_lot::MutexGuard;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{
+    fence, AtomicU32,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 pub(super) const WB_BUF: usize = 512;
 /// Go's gcOverAssistWork: an assist does at least this much scan work, to amortise its cost.
@@ -18,6 +21,10 @@ const OVER_ASSIST: i64 = 64 << 10;
 impl Gc {
     pub(super) fn flush_wb(&self, local: &mut PLocal, p: usize) {
         let PLocal { gcw, wb, .. } = local;
+        // Acquire: the buffered pointers were loaded Relaxed (the barrier's old values);
+        // their objects' initialisation must be visible before `shade` reads them. One
+        // fence per buffer of up to 512.
+        fence(Acquire);
         for r in wb.drain(..) {
             self.mark.shade(&self.heap, gcw, p, r);
         }
@@ -126,16 +133,23 @@ impl Gc {
         }
         let r = self.heap.init_object(&o, tid);
         if self.marking() {
-            // Allocate black: marked, and for Green Tea also scanned (gcmarknewobject).
-            let (w, bit) = self.heap.mark_word(&o);
-            w.fetch_or(bit, Relaxed);
+            // Allocate black: for Green Tea scanned, then marked (gcmarknewobject). The scan
+            // bit goes first and the mark is a Release: a span scan that sees the mark (its
+            // marks load is SeqCst, an acquire) sees the scan bit too and leaves the new
+            // object alone, instead of scanning it half made.
             if self.opts.marker == Marker::Greentea && o.inline && !o.noscan {
                 self.heap
                     .word(o.span * PAGE_WORDS + SCANS + o.idx / 64)
                     .fetch_or(1 << (o.idx % 64), Relaxed);
             }
+            let (w, bit) = self.heap.mark_word(&o);
+            w.fetch_or(bit, Release);
             local.gcw.count_black(size as u64);
         }
+        // Go's publicationBarrier: the object's initialisation (span metadata, zeroed words,
+        // header or pointer bits, allocate-black bits) happens before any store of `r` that
+        // another thread can load; markers pair it with an Acquire fence or load.
+        fence(Release);
         Some(r)
     }
 
@@ -226,7 +240,9 @@ impl Ctx<'_> {
     /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
     #[inline]
     pub fn load_ptr(&self, slot: Ref) -> Ref {
-        let v = self.gc.heap.load(slot);
+        // Acquire, paired with `store_ptr`'s Release: a pointer copied from slot to slot
+        // carries its object's initialisation along (the chain stays transitive on ARM).
+        let v = self.gc.heap.load_acquire(slot);
         if v > u32::MAX as u64 {
             self.gc.bad_derefs.fetch_add(1, Relaxed);
             return 0;
@@ -250,11 +266,15 @@ impl Ctx<'_> {
     /// the stack is grey, the lab always does: conservative and correct).
     #[inline]
     pub fn store_ptr(&mut self, slot: Ref, v: Ref) {
+        // Relaxed flag: set and cleared with the world stopped; this mutator took its P (a
+        // mutex) after the change. The old value is shaded after flush_wb's Acquire fence.
         if self.gc.barrier.load(Relaxed) {
             let old = self.gc.heap.load(slot);
             self.wb(old as Ref, v);
         }
-        self.gc.heap.store(slot, v as u64);
+        // Release: publishes `v`'s object (initialised before it, see `alloc`) to a marker
+        // or mutator that loads the slot.
+        self.gc.heap.store_release(slot, v as u64);
     }
 
     pub(super) fn wb(&mut self, old: Ref, new: Ref) {
@@ -271,7 +291,8 @@ impl Ctx<'_> {
     }
 
     pub fn root(&self, global: bool, i: usize) -> Ref {
-        self.slots(global)[i].load(Relaxed)
+        // Acquire: as `load_ptr`.
+        self.slots(global)[i].load(Acquire)
     }
 
     /// Stores into a root slot (a global or this mutator's stack), with the barrier: roots are
@@ -281,7 +302,8 @@ impl Ctx<'_> {
             let old = self.slots(global)[i].load(Relaxed);
             self.wb(old, v);
         }
-        self.slots(global)[i].store(v, Relaxed);
+        // Release: as `store_ptr`; root jobs load it with Acquire.
+        self.slots(global)[i].store(v, Release);
     }
 
     pub(super) fn slots(&self, global: bool) -> &[AtomicU32] {

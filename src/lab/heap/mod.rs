@@ -2,10 +2,15 @@
 //!
 //! A reference is a `u32` word index into the arena (0 is nil: page 0 is never used), so the
 //! pointers objects hold really live in arena memory and marking really loads them, as Go's
-//! does. Every word is an `AtomicU64` used with `Relaxed` ordering: mutators and markers race
-//! on heap words exactly as in Go, without undefined behaviour, and on x86-64 these are plain
-//! moves. Phase changes (mark on/off, sweep generation) happen with the world stopped, and the
-//! P-token mutex orders them.
+//! does. Every word is an `AtomicU64`: mutators and markers race on heap words as in Go,
+//! without undefined behaviour. Orderings are argued for weakly ordered CPUs (ARM), not from
+//! x86's: an object is initialised with Relaxed stores and published by a Release fence at
+//! the end of allocation (Go's publicationBarrier); pointer stores by mutators are Release and
+//! their pointer loads Acquire; markers load slots Relaxed and put one Acquire fence before
+//! each batch of targets they shade (and Acquire loads of root slots). Span metadata and
+//! mark, scan and allocation bits written with the world stopped or under a lock need no
+//! more: phase changes (mark on/off, sweep generation) happen with the world stopped, and the
+//! P-token mutex orders them for every thread that takes a P afterwards.
 //!
 //! Spans with 16-512 B objects keep Go 1.26's 256-byte tail: a pointer bitmap (one bit per
 //! word of the page) and `spanInlineMarkBits` (63 bytes of scan bits, the ownership byte, 63
@@ -25,7 +30,10 @@ use sizeclass::SpanClass;
 pub use span::ObjLoc;
 use span::Span;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU32, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 pub type Ref = u32;
 pub const PAGE_WORDS: u32 = 1024;
@@ -145,6 +153,19 @@ impl Heap {
     pub fn load(&self, w: Ref) -> u64 {
         self.words[w as usize].load(Relaxed)
     }
+    /// Loads a pointer slot with Acquire (see `store_release`).
+    #[inline]
+    pub fn load_acquire(&self, w: Ref) -> u64 {
+        self.words[w as usize].load(Acquire)
+    }
+
+    /// Stores a pointer with Release: the object it points to, initialised before, is
+    /// visible to whoever loads the pointer with Acquire (or Relaxed and an Acquire fence).
+    #[inline]
+    pub fn store_release(&self, w: Ref, v: u64) {
+        self.words[w as usize].store(v, Release)
+    }
+
     #[inline]
     pub fn store(&self, w: Ref, v: u64) {
         self.words[w as usize].store(v, Relaxed)

@@ -73,6 +73,8 @@ impl Heap {
         for p in start..start + npages {
             self.page_span[p as usize].store(start, Relaxed);
         }
+        // Relaxed: the span is the allocating thread's until its first object is published by
+        // `alloc`'s Release fence; other threads find it only through such a pointer or a mutex.
         s.in_use.store(1, Relaxed);
         self.in_use.lock().push(start);
         Some(start)

@@ -39,6 +39,8 @@ impl Heap {
     pub fn sweep_span(&self, span: u32) -> Option<bool> {
         let sg = self.sweepgen.load(Relaxed);
         let s = &self.spans[span as usize];
+        // Relaxed: the CAS only claims the span (one winner per RMW order); what the sweeper
+        // writes reaches allocators through the partial and in-use lists (mutexes).
         if s.sweepgen
             .compare_exchange(sg - 2, sg - 1, Relaxed, Relaxed)
             .is_err()

@@ -55,6 +55,7 @@ impl Marking {
         self.chains[p]
             .lock()
             .extend(gcw.ring.drain(..n.min(gcw.ring.len())));
+        // Relaxed: the mask is a hint; the spans move under the chain's mutex.
         self.spanq_mask.fetch_or(1 << p, Relaxed);
     }
 
@@ -65,6 +66,7 @@ impl Marking {
         let take = (n - n / 2).min(STEAL_MAX);
         gcw.ring.extend(c.drain(..take));
         if c.is_empty() {
+            // Relaxed: as in `spill`; cleared under the chain's mutex, when it is empty.
             self.spanq_mask.fetch_and(!(1 << victim), Relaxed);
         }
         take > 0
@@ -103,6 +105,8 @@ impl Marking {
             let scans = heap.load(page + SCANS + i as u32);
             let to_grey = marks & !scans;
             if to_grey != 0 {
+                // Relaxed: only the span's owner and allocate-black (before its Release mark)
+                // set scan bits; the RMW keeps both.
                 heap.word(page + SCANS + i as u32)
                     .fetch_or(to_grey, Relaxed);
                 *g = to_grey;

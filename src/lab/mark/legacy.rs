@@ -12,6 +12,7 @@ impl Marking {
     pub(super) fn put_full(&self, buf: Vec<Ref>) {
         let mut f = self.full.lock();
         f.push(buf);
+        // Relaxed: a hint for `global_work`; the buffers move under the mutex.
         self.full_len.store(f.len(), Relaxed);
     }
 

@@ -18,8 +18,8 @@ pub use legacy::WORKBUF;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{
-    AtomicU64, AtomicUsize,
-    Ordering::{Relaxed, SeqCst},
+    fence, AtomicU64, AtomicUsize,
+    Ordering::{Acquire, Relaxed, SeqCst},
 };
 use std::sync::Arc;
 
@@ -195,6 +195,9 @@ impl Marking {
     }
 
     /// Is there work any P could pick up without looking inside another P's local state?
+    /// Relaxed: a hint. The work itself is taken under the list and chain mutexes (which
+    /// order its contents); a stale answer only delays a worker, and the end of mark is
+    /// decided with the world stopped, after every P flushed under those mutexes.
     pub fn global_work(&self) -> bool {
         self.full_len.load(Relaxed) > 0
             || self.spanq_mask.load(Relaxed) != 0
@@ -202,6 +205,7 @@ impl Marking {
     }
 
     pub fn set_roots(&self, jobs: Vec<RootJob>) {
+        // Relaxed: set with the world stopped; workers see it after taking a P (a mutex).
         self.n_roots.store(jobs.len(), Relaxed);
         self.next_root.store(0, Relaxed);
         *self.roots.lock() = jobs;
@@ -222,7 +226,10 @@ impl Marking {
         let (w, bit) = heap.mark_word(&o);
         // SeqCst: the mark store must be visible before this thread reads the ownership byte
         // (try_acquire), as the scanner's release must be before it reads the marks; Go's
-        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64.
+        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64. The winner of the
+        // fetch_or alone greys the object (one RMW order per word, whatever the ordering);
+        // legacy would need only that, one ordering keeps shade one path. The Relaxed
+        // pre-check only skips: a set mark is never cleared during mark.
         if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
             return;
         }
@@ -283,6 +290,10 @@ impl Marking {
                 // Gather a few pointers before marking, as scanObjectsSmall does, so the
                 // loads are issued together.
                 if n == found.len() {
+                    // Acquire, paired with the allocator's publication fence: the targets'
+                    // initialisation (header, pointer bits, zeroed words) is visible before
+                    // `shade` reads them. One fence per batch, not one per load.
+                    fence(Acquire);
                     for &f in &found {
                         self.shade(heap, gcw, p, f);
                     }
@@ -293,6 +304,7 @@ impl Marking {
             }
         });
         gcw.stats.bad_pointers += bad;
+        fence(Acquire);
         for &f in &found[..n] {
             self.shade(heap, gcw, p, f);
         }
@@ -300,7 +312,9 @@ impl Marking {
 
     fn scan_roots(&self, heap: &Heap, gcw: &mut GcWork, p: usize, job: &RootJob) {
         for s in &job.slots[job.start..job.end] {
-            let v = s.load(Relaxed);
+            // Acquire: pairs with the mutator's Release store of the root (a pointer to an
+            // object published after its initialisation).
+            let v = s.load(Acquire);
             self.shade(heap, gcw, p, v);
         }
     }
