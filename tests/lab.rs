@@ -5,7 +5,7 @@
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::lab::{self, Checks, Config, Marker, Shape};
+use gcscope::lab::{self, Checks, Config, LabError, Marker, Shape};
 use std::time::Duration;
 
 fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
@@ -34,6 +34,57 @@ fn run(c: &Config) -> (u32, Checks) {
         true
     });
     (cycles, end.checks)
+}
+
+/// Runs `f` on a thread of its own and returns its result, failing the test if it takes
+/// longer than `secs` (a hang fails instead of blocking the suite).
+fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("no return within {secs} s"))
+}
+
+/// A full arena is an error the run returns, not an exit of the process: every thread stops
+/// and `run` reports it in `RunEnd::error`.
+#[test]
+fn a_full_arena_ends_the_run_with_an_error() {
+    for marker in [Marker::Legacy, Marker::Greentea] {
+        let mut c = cfg(Shape::Tree, marker, 100, 30.0);
+        c.arena_mb = 1;
+        c.checkmark = false;
+        let end = within(20, move || lab::run(&c, |_| true));
+        assert!(
+            matches!(end.error, Some(LabError::ArenaFull { arena_mb: 1, .. })),
+            "{marker:?}: {:?}",
+            end.error
+        );
+        assert!(end.wall < Duration::from_secs(10), "{:?}", end.wall);
+        let msg = end.error.unwrap().to_string();
+        assert!(msg.contains("--arena-mb"), "{msg}");
+    }
+}
+
+/// A panic in the caller's `on_cycle` (the coordinator) stops the run's threads: the panic
+/// reaches the caller within seconds instead of the workers and mutators spinning forever.
+#[test]
+fn a_panicking_coordinator_stops_every_thread() {
+    let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 30.0);
+    c.checkmark = false;
+    let caught = within(20, move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            lab::run(&c, |lc| {
+                if lc.result.cycle.num == 2 {
+                    panic!("on_cycle fails at cycle 2");
+                }
+                true
+            })
+        }))
+        .is_err()
+    });
+    assert!(caught, "the panic did not reach the caller");
 }
 
 #[test]
@@ -163,11 +214,42 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
                 assert_eq!(scan.total.objs, l.objects_scanned);
                 assert_eq!(scan.total.green_tea.is_some(), marker == Marker::Greentea);
             }
-            // Every cycle after the first frees something the one before left dead.
-            assert!(cycles
+        }
+    }
+}
+
+/// Every cycle after the workload's setup frees something: each shape's churn leaves garbage
+/// in every cycle, and the sweep that ends the cycle frees it. Setup cycles are left out
+/// (building the long-lived heap makes no garbage, so they may free nothing), and so is the
+/// first cycle after them when setup ended during its mark (`setup` is read at the end).
+#[test]
+fn every_cycle_after_setup_frees_something_on_each_workload() {
+    for shape in Shape::ALL {
+        for marker in [Marker::Legacy, Marker::Greentea] {
+            let mut c = cfg(shape, marker, 100, 1.0);
+            c.checkmark = false;
+            c.poison = false;
+            let mut cycles: Vec<(bool, u64)> = Vec::new();
+            lab::run(&c, |lc| {
+                let freed = lc.result.cycle.lab.as_ref().map_or(0, |l| l.objects_freed);
+                cycles.push((lc.setup, freed));
+                true
+            });
+            let steady: Vec<u64> = cycles
                 .iter()
+                .skip_while(|(setup, _)| *setup)
                 .skip(1)
-                .any(|c| c.lab.as_ref().unwrap().objects_freed > 0));
+                .map(|&(_, freed)| freed)
+                .collect();
+            assert!(
+                steady.len() >= 2,
+                "{shape:?} {marker:?}: {} cycles after setup: {cycles:?}",
+                steady.len()
+            );
+            assert!(
+                steady.iter().all(|&freed| freed > 0),
+                "{shape:?} {marker:?}: a cycle after setup freed nothing: {cycles:?}"
+            );
         }
     }
 }

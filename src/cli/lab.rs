@@ -1,7 +1,7 @@
 //! `gcscope lab`: the GC lab live in the dashboard, or headless, one run or an A/B.
 
 use super::{print, print_json};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::ValueEnum;
 use gcscope::lab::{self, Shape};
 use gcscope::report::{self, Source};
@@ -157,43 +157,24 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
         )?)),
         None => None,
     };
-    // The run is read back from the trace text it writes, through the same reader as a Go
-    // trace: the figures are those `summary` reports for the `--trace-out` file, at the
-    // precision the text carries.
-    let mut timeline = gcscope::timeline::Timeline::default();
-    let mut decoder = gcscope::trace::Decoder::new();
-    let header = format!("# gcscope {}\n", cfg.label());
-    decoder.push(header.as_bytes(), &mut |e| timeline.apply(e));
-    if let Some(f) = file.as_mut() {
-        f.write_all(header.as_bytes())?;
-    }
-    let mut failed: Option<anyhow::Error> = None;
     let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
-    let end = lab::run(cfg, |lc| {
-        let c = lc.result.cycle;
-        let text = gcscope::trace::format::cycle_text(&c);
-        let progress: &mut dyn Write = if json { &mut stderr } else { &mut stdout };
-        if let Err(e) = writeln!(progress, "{}", human_line(&c)) {
-            failed = Some(anyhow::Error::new(e).context("writing the output"));
-            return false;
+    let (timeline, end) = record(cfg, |cycle, text| {
+        if let Some(cycle) = cycle {
+            let progress: &mut dyn Write = if json { &mut stderr } else { &mut stdout };
+            writeln!(progress, "{}", human_line(cycle)).context("writing the output")?;
         }
         if let Some(f) = file.as_mut() {
-            if let Err(e) = f.write_all(text.as_bytes()) {
-                failed = Some(anyhow::anyhow!("writing the trace file: {e}"));
-                return false;
-            }
+            f.write_all(text.as_bytes())
+                .context("writing the trace file")?;
         }
-        decoder.push(text.as_bytes(), &mut |e| timeline.apply(e));
-        true
+        Ok(())
     });
-    decoder.finish(&mut |e| timeline.apply(e));
     drop((stdout, stderr));
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    // What was written is kept, also when the run did not finish.
     if let Some(f) = file.as_mut() {
-        f.flush()?;
+        f.flush().context("writing the trace file")?;
     }
+    let end = end?;
     let wall = end.wall.as_secs_f64();
     let report = LabReport {
         lab: LabRun {
@@ -228,6 +209,41 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
         report::run_text(&mut text, 1, r);
     }
     print(&text)
+}
+
+/// Runs the lab and reads it back from the trace text it writes (`# gcscope LABEL`, then each
+/// cycle's lines), through the same reader as a Go trace: its figures are those `summary`
+/// reports for a `--trace-out` file, at the precision the text carries. `each` sees the header
+/// (no cycle), then every cycle and its text as it ends; an error from it stops the run and is
+/// returned.
+fn record(
+    cfg: &lab::Config,
+    mut each: impl FnMut(Option<&gcscope::model::Cycle>, &str) -> Result<()>,
+) -> (gcscope::timeline::Timeline, Result<lab::RunEnd>) {
+    let mut timeline = gcscope::timeline::Timeline::default();
+    let mut decoder = gcscope::trace::Decoder::new();
+    let header = format!("# gcscope {}\n", cfg.label());
+    let mut failed = each(None, &header).err();
+    decoder.push(header.as_bytes(), &mut |e| timeline.apply(e));
+    let end = lab::run(cfg, |lc| {
+        if failed.is_some() {
+            return false;
+        }
+        let text = gcscope::trace::format::cycle_text(&lc.result.cycle);
+        if let Err(e) = each(Some(&lc.result.cycle), &text) {
+            failed = Some(e);
+            return false;
+        }
+        decoder.push(text.as_bytes(), &mut |e| timeline.apply(e));
+        true
+    });
+    decoder.finish(&mut |e| timeline.apply(e));
+    let end = match (failed, end.error.clone()) {
+        (Some(e), _) => Err(e),
+        (None, Some(e)) => Err(e.into()),
+        (None, None) => Ok(end),
+    };
+    (timeline, end)
 }
 
 /// One line for a person watching a headless run.
@@ -280,19 +296,8 @@ pub fn ab_headless(
         for marker in [lab::Marker::Legacy, lab::Marker::Greentea] {
             let mut cfg = args.config(Some(duration));
             cfg.marker = marker;
-            let mut tl = gcscope::timeline::Timeline::default();
-            tl.apply(gcscope::model::Event::RunStart {
-                run: 0,
-                line: 0,
-                restart: None,
-            });
-            let end = lab::run(&cfg, |lc| {
-                tl.apply(gcscope::model::Event::Cycle {
-                    run: 0,
-                    cycle: Box::new(lc.result.cycle),
-                });
-                true
-            });
+            let (tl, end) = record(&cfg, |_, _| Ok(()));
+            let end = end?;
             // Progress only: a closed stderr does not stop the A/B.
             let _ = writeln!(
                 std::io::stderr(),

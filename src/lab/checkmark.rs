@@ -4,20 +4,57 @@
 //! check (no mark on an unallocated slot) and, for Green Tea, marks == scans on every
 //! pointerful inline span (`doubleCheckGreenTea`).
 
-use super::collector::{Checks, Gc};
-use super::heap::{Ref, MARKS, PAGE_WORDS, SCANS, TOP_BYTE};
+use super::heap::{Heap, Ref, PAGE_WORDS};
 use super::mark::Marker;
 use std::collections::HashSet;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-pub fn check(gc: &Gc, bytes_marked: u64, out: &mut Checks) {
-    let heap = &gc.heap;
+/// Correctness findings of a cycle (all zero for a correct collector).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Checks {
+    /// Checkmark oracle: objects reachable from the roots at mark termination but not marked.
+    pub reachable_unmarked: u64,
+    /// Marked slots that are not allocated ("marking free object").
+    pub marked_free: u64,
+    /// Work left in a queue at mark termination.
+    pub queues_not_empty: u64,
+    /// Green Tea spans whose mark bits differ from their scan bits at mark termination.
+    pub marks_ne_scans: u64,
+    /// Bytes counted as marked differ from the sizes of the objects with a mark bit.
+    pub bytes_marked_mismatch: u64,
+    /// Pointers the marker found that lead nowhere (poison, freed span).
+    pub bad_pointers: u64,
+    /// Loads by the workload that found a freed or poisoned object.
+    pub bad_derefs: u64,
+}
+
+impl Checks {
+    pub fn add(&mut self, o: &Checks) {
+        self.reachable_unmarked += o.reachable_unmarked;
+        self.marked_free += o.marked_free;
+        self.queues_not_empty += o.queues_not_empty;
+        self.marks_ne_scans += o.marks_ne_scans;
+        self.bytes_marked_mismatch += o.bytes_marked_mismatch;
+        self.bad_pointers += o.bad_pointers;
+        self.bad_derefs += o.bad_derefs;
+    }
+    pub fn clean(&self) -> bool {
+        *self == Checks::default()
+    }
+}
+
+/// Runs the oracle over `heap` from the root slots `roots` (the world is stopped) and adds
+/// its findings to `out`. `bytes_marked` is what the markers and allocate-black counted.
+pub fn check<'a>(
+    heap: &Heap,
+    roots: impl Iterator<Item = &'a AtomicU32>,
+    marker: Marker,
+    bytes_marked: u64,
+    out: &mut Checks,
+) {
     let mut seen: HashSet<Ref> = HashSet::new();
     let mut stack: Vec<Ref> = Vec::new();
-    let roots = gc
-        .globals
-        .iter()
-        .chain(gc.stacks.iter().flat_map(|s| s.iter()));
+    // Relaxed throughout: the world is stopped; every P token came back through its mutex.
     stack.extend(roots.map(|s| s.load(Relaxed)).filter(|&r| r != 0));
     while let Some(r) = stack.pop() {
         let Some(o) = heap.find(r) else {
@@ -39,27 +76,20 @@ pub fn check(gc: &Gc, bytes_marked: u64, out: &mut Checks) {
             }
         });
     }
-    let spans = heap.in_use.lock().map(|v| v.clone()).unwrap_or_default();
     let mut marked_bytes = 0u64;
-    for span in spans {
-        let s = &heap.spans[span as usize];
-        let class = s.class.load(Relaxed);
-        let inline = class != 0 && super::sizeclass::inline_bits(class);
-        let page = span * PAGE_WORDS;
+    for span in heap.spans_in_use() {
+        // The span's first object says its geometry (every span in use has one).
+        let Some(first) = heap.find(span * PAGE_WORDS) else {
+            continue;
+        };
         for i in 0..8u32 {
-            let marks = if inline {
-                heap.load(page + MARKS + i) & if i == 7 { !TOP_BYTE } else { !0 }
-            } else {
-                s.side_marks[i as usize].load(Relaxed)
-            };
-            let alloc = s.alloc[i as usize].load(Relaxed);
+            let marks = heap.marks(span, i);
+            let alloc = heap.alloc_bits(span, i);
             out.marked_free += (marks & !alloc).count_ones() as u64;
-            marked_bytes += marks.count_ones() as u64 * s.elem_words.load(Relaxed) as u64 * 8;
-            if inline && gc.opts.marker == Marker::Greentea && s.noscan.load(Relaxed) == 0 {
-                let scans = heap.load(page + SCANS + i) & if i == 7 { !TOP_BYTE } else { !0 };
-                if scans != marks {
-                    out.marks_ne_scans += 1;
-                }
+            marked_bytes += marks.count_ones() as u64 * first.elem_words as u64 * 8;
+            let pointerful_inline = first.inline && !first.noscan;
+            if pointerful_inline && marker == Marker::Greentea && heap.scans(span, i) != marks {
+                out.marks_ne_scans += 1;
             }
         }
     }

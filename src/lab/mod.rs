@@ -5,23 +5,30 @@
 //! `pacer` Go's GOGC arithmetic, `collector` the cycle and the mutator interface, `workload`
 //! the heap shapes, `checkmark` the oracle. `run` drives one run and hands each finished cycle
 //! to its caller as a `Cycle`, the record every gcscope source produces.
+//!
+//! Lock policy: every lock in the lab is a `parking_lot` mutex, which has no poisoning. A
+//! panic on any lab thread ends the run (the stop guard in `run` stops every thread), so no
+//! one goes on with the data a panicking holder left; recovering a poisoned std lock
+//! (`into_inner`) could instead silently drop a work buffer and hide a lost object. Locks are
+//! never held across a wait for a P token, except the scheduler's own.
 
 pub mod checkmark;
 pub mod collector;
+pub mod error;
 pub mod heap;
 pub mod mark;
 pub mod pacer;
+pub mod rand;
 pub mod sched;
-pub mod sizeclass;
 pub mod turns;
 pub mod workload;
 
 pub use collector::{Checks, CycleResult};
+pub use error::LabError;
 pub use mark::Marker;
 pub use workload::Shape;
 
 use collector::{CumCpu, Gc, GcOptions};
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// One lab run's settings.
@@ -91,6 +98,9 @@ pub struct RunEnd {
     /// Workload operations done (trees, accesses, replacements).
     pub ops: u64,
     pub checks: Checks,
+    /// Why the run ended early, if it failed (the arena filled up): the cycles before it are
+    /// still reported.
+    pub error: Option<LabError>,
 }
 
 /// A cycle as the lab reports it: the record, plus whether the workload was still building
@@ -98,6 +108,42 @@ pub struct RunEnd {
 pub struct LabCycle {
     pub result: CycleResult,
     pub setup: bool,
+}
+
+/// Ends a run when dropped: at the end of `run`, and also when the coordinator unwinds from
+/// a panic (in `on_cycle` or in the collector). It gives the A/B turn away, asks every thread
+/// to stop, lets the mark workers leave and wakes the waiting, so the scoped threads `run`
+/// joins all return instead of spinning forever.
+struct StopGuard<'a> {
+    gc: &'a Gc,
+    turns: Option<(&'a turns::Turns, usize)>,
+}
+
+impl Drop for StopGuard<'_> {
+    fn drop(&mut self) {
+        if let Some((t, side)) = self.turns {
+            t.finish(side);
+        }
+        self.gc.stop();
+        self.gc.finish();
+        self.gc.wake();
+    }
+}
+
+/// A mutator thread's P: given back when the thread leaves, whether it returns or unwinds;
+/// a panic also stops the run, so the coordinator ends instead of waiting for this mutator.
+struct MutatorExit<'a> {
+    gc: &'a Gc,
+    held: Option<usize>,
+}
+
+impl Drop for MutatorExit<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.gc.stop();
+        }
+        self.gc.release_p(&mut self.held);
+    }
 }
 
 /// Runs the collector and workload until the duration, the cycle count, or `on_cycle`
@@ -122,7 +168,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         cfg.seed,
     );
     let mut pacer = pacer::Pacer::new(cfg.gogc.max(1));
-    gc.trigger.store(pacer.trigger, Relaxed);
+    gc.set_trigger(pacer.trigger);
     let shared = workload::Shared::new(cfg.shape, sizes);
     // Nothing of this run starts before its first turn.
     if let Some((t, side)) = &cfg.turns {
@@ -131,18 +177,27 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
     let start = Instant::now();
     let mut end = RunEnd::default();
     std::thread::scope(|s| {
+        // Declared first in the scope's body, so it is dropped last: after the loop below
+        // ends, or while the coordinator unwinds.
+        let _stop = StopGuard {
+            gc: &gc,
+            turns: cfg.turns.as_ref().map(|(t, side)| (&**t, *side)),
+        };
         for m in 0..mutators {
             let gc = &gc;
             let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
             s.spawn(move || {
-                let mut held = None;
-                while !gc.stop.load(Relaxed) {
-                    if let workload::Step::Wait = gc.quantum(&mut held, m, |ctx| w.step(ctx)) {
-                        gc.release_p(&mut held);
-                        std::thread::sleep(Duration::from_micros(200));
+                let mut exit = MutatorExit { gc, held: None };
+                while !gc.stopping() {
+                    match gc.quantum(&mut exit.held, m, |ctx| w.step(ctx)) {
+                        workload::Step::Ran => {}
+                        workload::Step::Wait => {
+                            gc.release_p(&mut exit.held);
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                        workload::Step::Stop => break,
                     }
                 }
-                gc.release_p(&mut held);
             });
         }
         for id in 0..procs {
@@ -152,10 +207,10 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         if let Some(d) = cfg.duration {
             let gc = &gc;
             s.spawn(move || {
-                while !gc.stop.load(Relaxed) && start.elapsed() < d {
+                while !gc.stopping() && start.elapsed() < d {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                gc.stop.store(true, Relaxed);
+                gc.stop();
             });
         }
         let mut cum = CumCpu::default();
@@ -164,7 +219,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         while let Some(mut result) = gc.cycle(&mut pacer, num, &mut cum) {
             end.checks.add(&result.checks);
             end.cycles = num;
-            let setup = !shared.ready.load(Relaxed);
+            let setup = !shared.ready();
             if let Some(l) = result.cycle.lab.as_deref_mut() {
                 l.setup = setup;
             }
@@ -180,13 +235,9 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
                 }
             }
         }
-        if let Some((t, side)) = &cfg.turns {
-            t.finish(*side);
-        }
-        gc.stop.store(true, Relaxed);
-        gc.finished.store(true, Relaxed);
     });
     end.wall = start.elapsed();
-    end.ops = shared.ops.load(Relaxed);
+    end.ops = shared.ops();
+    end.error = gc.take_error();
     end
 }

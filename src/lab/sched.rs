@@ -2,17 +2,18 @@
 //! work. Without them the OS would decide who runs, and "25% of P" or "idle worker" would mean
 //! nothing comparable to Go. Stopping the world is holding every token.
 
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex};
 
 pub struct Sched {
     st: Mutex<St>,
     cv: Condvar,
-    /// Mirrors of the waiter counts, for lock-free "should I yield?" checks.
-    pub waiting_mut: AtomicUsize,
-    pub waiting_prio: AtomicUsize,
+    /// Mirrors of the waiter counts, for lock-free "should I yield?" checks (Relaxed hints:
+    /// the tokens themselves change hands under `st`).
+    waiting_mut: AtomicUsize,
+    waiting_prio: AtomicUsize,
     /// A stop-the-world is under way: everyone yields at the next check.
-    pub stw: AtomicBool,
+    stw: AtomicBool,
 }
 
 struct St {
@@ -43,8 +44,8 @@ impl Sched {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, St> {
-        self.st.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, St> {
+        self.st.lock()
     }
 
     /// A P for the GC (stop-the-world, dedicated and fractional workers): before mutators.
@@ -53,7 +54,7 @@ impl Sched {
         st.wait_prio += 1;
         self.waiting_prio.store(st.wait_prio, Relaxed);
         while st.free.is_empty() {
-            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.cv.wait(&mut st);
         }
         st.wait_prio -= 1;
         self.waiting_prio.store(st.wait_prio, Relaxed);
@@ -73,7 +74,7 @@ impl Sched {
             || self.stw.load(Relaxed)
             || st.queue.front() != Some(&ticket)
         {
-            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.cv.wait(&mut st);
         }
         st.queue.pop_front();
         st.wait_mut -= 1;
@@ -108,22 +109,49 @@ impl Sched {
         self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
     }
 
+    /// A stop-the-world is under way.
+    pub fn stopping_world(&self) -> bool {
+        self.stw.load(Relaxed)
+    }
+
     pub fn should_yield_to_gc(&self) -> bool {
         self.stw.load(Relaxed) || self.waiting_prio.load(Relaxed) > 0
     }
 
-    /// Stops the world: holds every P. Returns them, in order of arrival.
-    pub fn stop_world(&self, procs: usize) -> Vec<usize> {
+    /// Stops the world: holds every P until the returned `StoppedWorld` is started or
+    /// dropped.
+    pub fn stop_world(&self, procs: usize) -> StoppedWorld<'_> {
         self.stw.store(true, Relaxed);
-        (0..procs).map(|_| self.acquire_prio()).collect()
+        StoppedWorld {
+            sched: self,
+            ps: (0..procs).map(|_| self.acquire_prio()).collect(),
+        }
     }
 
-    pub fn start_world(&self, ps: Vec<usize>) {
+    fn start_world(&self, ps: Vec<usize>) {
         self.stw.store(false, Relaxed);
         let mut st = self.lock();
         st.free.extend(ps);
         drop(st);
         self.cv.notify_all();
+    }
+}
+
+/// The world stopped: every P held, in order of arrival. Dropping it starts the world, so a
+/// panic with the world stopped does not leave the other threads waiting for a P forever.
+pub struct StoppedWorld<'a> {
+    sched: &'a Sched,
+    ps: Vec<usize>,
+}
+
+impl StoppedWorld<'_> {
+    /// Starts the world: every P goes back.
+    pub fn start(self) {}
+}
+
+impl Drop for StoppedWorld<'_> {
+    fn drop(&mut self) {
+        self.sched.start_world(std::mem::take(&mut self.ps));
     }
 }
 

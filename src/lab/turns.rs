@@ -4,7 +4,7 @@
 //! measured interval (a phase, a pause, a cycle's CPU) ever spans the other side's turn, and
 //! each side's clock leaves out the time it spent waiting.
 
-use std::sync::{Condvar, Mutex};
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 #[derive(Debug)]
@@ -33,15 +33,15 @@ impl Turns {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.st.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.st.lock()
     }
 
     /// Blocks until it is `side`'s turn (or every other side has finished).
     pub fn wait(&self, side: usize) {
         let mut st = self.lock();
         while st.current != side {
-            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            self.cv.wait(&mut st);
         }
     }
 
@@ -83,7 +83,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for _ in 0..3 {
                         t.wait(side);
-                        log.lock().unwrap().push(side);
+                        log.lock().push(side);
                         t.pass(side);
                     }
                     t.finish(side);
@@ -93,6 +93,6 @@ mod tests {
         for h in hs {
             h.join().unwrap();
         }
-        assert_eq!(*log.lock().unwrap(), vec![0, 1, 0, 1, 0, 1]);
+        assert_eq!(*log.lock(), vec![0, 1, 0, 1, 0, 1]);
     }
 }

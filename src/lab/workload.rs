@@ -7,8 +7,11 @@
 
 use super::collector::Ctx;
 use super::heap::{Ref, Type, TypeId};
-use super::mark::next_rand;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use super::rand::next_rand;
+use std::sync::atomic::{
+    AtomicBool, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
@@ -143,17 +146,19 @@ impl Sizes {
 pub enum Step {
     /// Did a quantum of work.
     Ran,
+    /// The run is failing (an allocation found the arena full): leave.
+    Stop,
     /// Waiting for another mutator (setup not done): release the P for a while.
     Wait,
 }
 
 /// What mutators of one run share.
 pub struct Shared {
-    pub shape: Shape,
-    pub sizes: Sizes,
-    pub ready: AtomicBool,
+    shape: Shape,
+    sizes: Sizes,
+    ready: AtomicBool,
     /// Work done, in the shape's unit (trees checked, accesses, replacements).
-    pub ops: AtomicU64,
+    ops: AtomicU64,
 }
 
 impl Shared {
@@ -164,6 +169,17 @@ impl Shared {
             ready: AtomicBool::new(false),
             ops: AtomicU64::new(0),
         })
+    }
+
+    /// Has the long-lived heap been built (setup done)?
+    pub fn ready(&self) -> bool {
+        // Relaxed: for the report only (mutators use Acquire before reading the tables).
+        self.ready.load(Relaxed)
+    }
+
+    /// Work done so far, in the shape's unit.
+    pub fn ops(&self) -> u64 {
+        self.ops.load(Relaxed)
     }
 }
 
@@ -205,13 +221,20 @@ impl Mutator {
     }
 
     pub fn step(&mut self, ctx: &mut Ctx<'_>) -> Step {
-        if self.setup.is_some() {
-            self.setup_step(ctx);
-            return Step::Ran;
-        }
-        if !self.sh.ready.load(Relaxed) {
+        let ran = if self.setup.is_some() {
+            self.setup_step(ctx)
+        } else if !self.sh.ready.load(Acquire) {
             return Step::Wait;
+        } else {
+            self.churn(ctx)
+        };
+        match ran {
+            Some(()) => Step::Ran,
+            None => Step::Stop,
         }
+    }
+
+    fn churn(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         match self.sh.shape {
             Shape::Tree => self.tree(ctx),
             Shape::Map => self.map(ctx),
@@ -220,7 +243,6 @@ impl Mutator {
             Shape::Scalar => self.pointer(ctx, SCALAR768),
             Shape::Adversary => self.adversary(ctx),
         }
-        Step::Ran
     }
 
     // ---- tables: arrays of 1024 pointers held by global root slots ----
@@ -253,15 +275,15 @@ impl Mutator {
         ctx.root(true, self.table_root(t)) + i % TABLE_SLOTS
     }
 
-    fn setup_step(&mut self, ctx: &mut Ctx<'_>) {
+    fn setup_step(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let (a, b) = self.table_count();
         let root0 = self.table_root(0);
         let Some(setup) = self.setup.as_mut() else {
-            return;
+            return Some(());
         };
         match setup {
             Setup::Tree(b) => {
-                if b.step(ctx, 256) {
+                if b.step(ctx, 256)? {
                     self.finish_setup();
                 }
             }
@@ -273,21 +295,21 @@ impl Mutator {
                 let tables = a.div_ceil(TABLE_SLOTS) + b.div_ceil(TABLE_SLOTS);
                 if *made < tables {
                     let slot = root0 + *made as usize;
-                    let t = ctx.alloc(TABLE);
+                    let t = ctx.alloc(TABLE)?;
                     ctx.set_root(true, slot, t);
                     *made += 1;
                     if *made == tables && matches!(self.sh.shape, Shape::Pointer) {
-                        let s = ctx.alloc(SHARED);
+                        let s = ctx.alloc(SHARED)?;
                         ctx.set_root(true, 0, s);
                     }
-                    return;
+                    return Some(());
                 }
                 let (mut f, mut l) = (*filled, *linked);
                 let mut budget = 64;
                 while budget > 0 && f < a + b {
                     budget -= 1;
                     let (which, i) = if f < a { (0, f) } else { (1, f - a) };
-                    let obj = self.make(ctx, which, i);
+                    let obj = self.make(ctx, which, i)?;
                     let slot = self.slot(ctx, which, i);
                     ctx.store_ptr(slot, obj);
                     f += 1;
@@ -313,50 +335,52 @@ impl Mutator {
                 }
             }
         }
+        Some(())
     }
 
     fn finish_setup(&mut self) {
         self.setup = None;
-        self.sh.ready.store(true, Relaxed);
+        // Release: other mutators read the tables built here once they see `ready`.
+        self.sh.ready.store(true, Release);
     }
 
     /// A new element `i` of array `which`.
-    fn make(&mut self, ctx: &mut Ctx<'_>, which: u32, i: u32) -> Ref {
-        match self.sh.shape {
-            Shape::Map => self.make_item(ctx, i),
+    fn make(&mut self, ctx: &mut Ctx<'_>, which: u32, i: u32) -> Option<Ref> {
+        Some(match self.sh.shape {
+            Shape::Map => self.make_item(ctx, i)?,
             Shape::Graph if which == 0 => {
-                let n = ctx.alloc(GNODE);
+                let n = ctx.alloc(GNODE)?;
                 ctx.store_word(n + 2, i as u64);
                 n
             }
-            Shape::Graph => self.make_work_node(ctx),
-            Shape::Pointer => self.make_obj(ctx, PTR768),
-            Shape::Scalar => self.make_obj(ctx, SCALAR768),
+            Shape::Graph => self.make_work_node(ctx)?,
+            Shape::Pointer => self.make_obj(ctx, PTR768)?,
+            Shape::Scalar => self.make_obj(ctx, SCALAR768)?,
             _ => {
-                let h = ctx.alloc(HOLDER);
-                let c = ctx.alloc(CHILD);
+                let h = ctx.alloc(HOLDER)?;
+                let c = ctx.alloc(CHILD)?;
                 ctx.store_word(c, CANARY);
                 ctx.store_ptr(h, c);
                 h
             }
-        }
+        })
     }
 
-    fn make_item(&mut self, ctx: &mut Ctx<'_>, id: u32) -> Ref {
-        let item = ctx.alloc(ITEM);
-        let s = ctx.alloc(STR);
+    fn make_item(&mut self, ctx: &mut Ctx<'_>, id: u32) -> Option<Ref> {
+        let item = ctx.alloc(ITEM)?;
+        let s = ctx.alloc(STR)?;
         ctx.store_ptr(item, s);
         ctx.store_word(item + 1, 16);
-        let sl = ctx.alloc(SLICE);
+        let sl = ctx.alloc(SLICE)?;
         ctx.store_ptr(item + 2, sl);
         ctx.store_word(item + 3, 4);
         ctx.store_word(item + 4, 4);
-        let m = ctx.alloc(HMAP);
+        let m = ctx.alloc(HMAP)?;
         ctx.store_ptr(item + 5, m);
-        let g = ctx.alloc(GROUP);
+        let g = ctx.alloc(GROUP)?;
         ctx.store_ptr(m + 2, g);
         for k in [1, 4] {
-            let key = ctx.alloc(STR);
+            let key = ctx.alloc(STR)?;
             ctx.store_ptr(g + k, key);
         }
         ctx.store_word(item + 7, id as u64 | CANARY << 32);
@@ -371,22 +395,22 @@ impl Mutator {
             let o = ctx.load_ptr(self.slot(ctx, 0, other));
             ctx.store_ptr(item + 6, o);
         }
-        item
+        Some(item)
     }
 
-    fn make_work_node(&mut self, ctx: &mut Ctx<'_>) -> Ref {
+    fn make_work_node(&mut self, ctx: &mut Ctx<'_>) -> Option<Ref> {
         let pool = self.sh.sizes.pool;
-        let n = ctx.alloc(GNODE);
+        let n = ctx.alloc(GNODE)?;
         let (x, y) = (self.rand(pool), self.rand(pool));
         let px = ctx.load_ptr(self.slot(ctx, 0, x));
         let py = ctx.load_ptr(self.slot(ctx, 0, y));
         ctx.store_ptr(n, px);
         ctx.store_ptr(n + 1, py);
-        n
+        Some(n)
     }
 
-    fn make_obj(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Ref {
-        let o = ctx.alloc(ty);
+    fn make_obj(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Option<Ref> {
+        let o = ctx.alloc(ty)?;
         if ty == PTR768 {
             let shared = ctx.root(true, 0);
             for k in 0..96 {
@@ -399,18 +423,18 @@ impl Mutator {
                 ctx.store_word(o + k, v >> 1);
             }
         }
-        o
+        Some(o)
     }
 
     // ---- churn ----
 
-    fn tree(&mut self, ctx: &mut Ctx<'_>) {
+    fn tree(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let depth = self.sh.sizes.churn_depth + (self.n % 2) as u32;
         let b = self
             .build
             .get_or_insert_with(|| Build::new(depth, false, 0));
-        if !b.step(ctx, 256) {
-            return;
+        if !b.step(ctx, 256)? {
+            return Some(());
         }
         let d = b.depth;
         self.build = None;
@@ -432,9 +456,10 @@ impl Mutator {
         ctx.set_root(false, 0, 0);
         self.n += 1;
         self.sh.ops.fetch_add(1, Relaxed);
+        Some(())
     }
 
-    fn map(&mut self, ctx: &mut Ctx<'_>) {
+    fn map(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let n = self.sh.sizes.items;
         for _ in 0..24 {
             let i = self.rand(n);
@@ -446,7 +471,7 @@ impl Mutator {
             }
             self.n += 1;
             if self.n.is_multiple_of(3) {
-                let new = self.make_item(ctx, i);
+                let new = self.make_item(ctx, i)?;
                 // Keep retention chains bounded, as the recorder does.
                 let old = ctx.load_ptr(slot);
                 ctx.store_ptr(old + 6, 0);
@@ -454,36 +479,39 @@ impl Mutator {
             }
         }
         self.sh.ops.fetch_add(24, Relaxed);
+        Some(())
     }
 
-    fn graph(&mut self, ctx: &mut Ctx<'_>) {
+    fn graph(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let w = self.sh.sizes.work;
         for _ in 0..48 {
             let i = self.rand(w);
-            let node = self.make_work_node(ctx);
+            let node = self.make_work_node(ctx)?;
             let slot = self.slot(ctx, 1, i);
             ctx.store_ptr(slot, node);
         }
         self.sh.ops.fetch_add(48, Relaxed);
+        Some(())
     }
 
-    fn pointer(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) {
+    fn pointer(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Option<()> {
         let n = self.sh.sizes.objects;
         for _ in 0..4 {
             let i = self.rand(n);
-            let o = self.make_obj(ctx, ty);
+            let o = self.make_obj(ctx, ty)?;
             let slot = self.slot(ctx, 0, i);
             ctx.store_ptr(slot, o);
         }
         self.sh.ops.fetch_add(4, Relaxed);
+        Some(())
     }
 
     /// During mark, move the only pointer to a child from one holder into another holder's
     /// spare slot and delete the original: a lost object unless the barrier shades it.
-    fn adversary(&mut self, ctx: &mut Ctx<'_>) {
+    fn adversary(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let n = self.sh.sizes.holders;
         for _ in 0..8 {
-            let g = ctx.alloc(GARBAGE);
+            let g = ctx.alloc(GARBAGE)?;
             ctx.store_word(g + 1, 1);
         }
         for _ in 0..32 {
@@ -514,6 +542,7 @@ impl Mutator {
             }
         }
         self.sh.ops.fetch_add(32, Relaxed);
+        Some(())
     }
 }
 
@@ -539,9 +568,9 @@ impl Build {
     }
 
     /// Builds up to `budget` nodes; true when the tree is complete.
-    fn step(&mut self, ctx: &mut Ctx<'_>, mut budget: u32) -> bool {
+    fn step(&mut self, ctx: &mut Ctx<'_>, mut budget: u32) -> Option<bool> {
         if !self.started {
-            let n = ctx.alloc(NODE);
+            let n = ctx.alloc(NODE)?;
             ctx.set_root(self.global, self.slot, n);
             self.path.push((n, 0));
             self.started = true;
@@ -553,17 +582,17 @@ impl Build {
                 continue;
             }
             if budget == 0 {
-                return false;
+                return Some(false);
             }
             budget -= 1;
-            let c = ctx.alloc(NODE);
+            let c = ctx.alloc(NODE)?;
             ctx.store_ptr(node + next as u32, c);
             if let Some(top) = self.path.last_mut() {
                 top.1 += 1;
             }
             self.path.push((c, 0));
         }
-        true
+        Some(true)
     }
 }
 

@@ -169,9 +169,13 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         .cycles_per_s
         .map(|c| format!(", {} cycles/s", Fixed(c, 2)))
         .unwrap_or_default();
+    let setup = match r.setup_cycles {
+        0 => String::new(),
+        n => format!(" (+{n} during the lab's setup, left out of the figures)"),
+    };
     let _ = writeln!(
         o,
-        "  cycles       {} ({} forced), gc {}..{}, @{}s..@{}s{rate}",
+        "  cycles       {}{setup} ({} forced), gc {}..{}, @{}s..@{}s{rate}",
         r.cycles,
         r.forced,
         r.first_cycle,

@@ -1,8 +1,8 @@
 //! The lab collector as a live source: runs it on this thread, sends each cycle as it ends,
 //! and restarts it with new settings when the dashboard sends a switch.
 
-use super::{Out, Spec};
-use crate::lab::{Config, Marker, Shape};
+use super::{Out, SourceError, Spec};
+use crate::lab::{Config, LabError, Marker, Shape};
 use crate::model::Event;
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -106,14 +106,15 @@ impl LabControl {
 }
 
 /// Runs the lab and sends each cycle as it ends, until the dashboard goes away. A switch
-/// ends the run at its next cycle and starts a fresh one with the new settings.
-pub(super) fn lab(spec: &LabSpec, out: &mut Out) {
+/// ends the run at its next cycle and starts a fresh one with the new settings. A run that
+/// fails (its arena full) ends the source with that error, which the dashboard shows.
+pub(super) fn lab(spec: &LabSpec, out: &mut Out) -> Result<(), SourceError> {
     let mut cfg = spec.cfg.clone();
     let mut run = 0;
     loop {
-        let switches = lab_run(&cfg, spec.switches.as_deref(), run, out);
+        let switches = lab_run(&cfg, spec.switches.as_deref(), run, out)?;
         if switches.is_empty() {
-            return;
+            return Ok(());
         }
         for s in switches {
             match s {
@@ -136,7 +137,7 @@ fn lab_run(
     switches: Option<&Mutex<Receiver<Switch>>>,
     run: usize,
     out: &mut Out,
-) -> Vec<Switch> {
+) -> Result<Vec<Switch>, LabError> {
     let fairness = match &cfg.turns {
         Some((t, _)) => format!(
             "; A/B fairness: the two sides take turns on the machine (at least {} ms each, \
@@ -163,10 +164,10 @@ fn lab_run(
     out.push(Event::RunLabel { run, label });
     let mut pending = Vec::new();
     if !out.flush() {
-        return pending;
+        return Ok(pending);
     }
     let mut alive = true;
-    crate::lab::run(cfg, |lc| {
+    let end = crate::lab::run(cfg, |lc| {
         out.push(Event::Cycle {
             run,
             cycle: Box::new(lc.result.cycle),
@@ -178,8 +179,11 @@ fn lab_run(
         }
         alive && pending.is_empty()
     });
+    if let Some(e) = end.error {
+        return Err(e);
+    }
     if !alive {
         pending.clear();
     }
-    pending
+    Ok(pending)
 }

@@ -54,6 +54,13 @@ pub enum SourceError {
         path: PathBuf,
         error: std::io::Error,
     },
+    Lab(crate::lab::LabError),
+}
+
+impl From<crate::lab::LabError> for SourceError {
+    fn from(e: crate::lab::LabError) -> SourceError {
+        SourceError::Lab(e)
+    }
 }
 
 impl SourceError {
@@ -74,6 +81,7 @@ impl std::fmt::Display for SourceError {
             SourceError::Read { path, error } => {
                 write!(f, "read error on {}: {error}", crate::fmt::path(path))
             }
+            SourceError::Lab(e) => e.fmt(f),
         }
     }
 }
@@ -82,6 +90,7 @@ impl std::error::Error for SourceError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SourceError::Open { error, .. } | SourceError::Read { error, .. } => Some(error),
+            SourceError::Lab(e) => Some(e),
         }
     }
 }
@@ -105,10 +114,7 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             Spec::Stdin => read_to_end(std::io::stdin().lock(), Path::new("-"), &mut out),
             Spec::Embedded(bytes) => read_to_end(bytes, Path::new("(embedded)"), &mut out),
             Spec::Follow(path) => follow::follow(&path, &mut out),
-            Spec::Lab(spec) => {
-                lab::lab(&spec, &mut out);
-                Ok(())
-            }
+            Spec::Lab(spec) => lab::lab(&spec, &mut out),
         };
         out.push(Event::End {
             error: result.err().map(|e| e.to_string()),

@@ -463,7 +463,10 @@ impl RunStats {
             _ => &self.steady,
         };
         let mut s = figures.summary(first_line, restart)?;
-        s.setup_cycles = self.setup_cycles();
+        // Only what was left out: cycles + setup_cycles is every cycle of the run.
+        if self.steady.n > 0 {
+            s.setup_cycles = self.setup_cycles();
+        }
         Some(s)
     }
 }

@@ -19,8 +19,9 @@ pub struct RunSummary {
     /// The cycles the figures are of: all but the setup cycles, or the setup cycles when the
     /// run has no others.
     pub cycles: usize,
-    /// Cycles that ran while the lab's workload was still building its heap (warm-up):
-    /// counted here, left out of every other figure unless the run has nothing else.
+    /// Cycles that ran while the lab's workload was still building its heap (warm-up), left
+    /// out of every other figure: `cycles + setup_cycles` is every cycle of the run. (A run of
+    /// setup cycles only has figures of those, and 0 here.)
     pub setup_cycles: usize,
     pub forced: usize,
     pub first_cycle: u32,

@@ -3,8 +3,11 @@
 //! Span geometry decides page scan density, so the lab uses Go's table as is: the same object
 //! sizes, the same span sizes, the same objects per span.
 
+/// Size classes, class 0 ("large") included: the length of every per-class table.
+pub const NUM_CLASSES: usize = 68;
+
 /// Object size in bytes per class; class 0 is "large" (its own span).
-pub const CLASS_SIZE: [u32; 68] = [
+pub const CLASS_SIZE: [u32; NUM_CLASSES] = [
     0, 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 288, 320,
     352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792,
     2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728,
@@ -13,7 +16,7 @@ pub const CLASS_SIZE: [u32; 68] = [
 ];
 
 /// Pages (8 KiB) per span per class.
-pub const CLASS_PAGES: [u8; 68] = [
+pub const CLASS_PAGES: [u8; NUM_CLASSES] = [
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 2, 1, 2, 1, 2, 1, 3, 2, 3, 1, 3, 2, 3, 4, 5, 6, 1, 7, 6, 5, 4, 3, 5, 7, 2, 9, 7, 5, 8,
     3, 10, 7, 4,
@@ -28,6 +31,24 @@ pub const MAX_HEAP_BITS_IN_SPAN: u32 = 512;
 /// 128 for `spanInlineMarkBits` (`mheap.go:1473-1483`).
 pub const INLINE_RESERVE: u32 = 256;
 
+/// A span class: a size class and whether its objects are pointer-free (Go's `spanClass`),
+/// the index of the per-class mcache slots and partial-span lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanClass(u8);
+
+impl SpanClass {
+    /// Span classes: every size class, with and without pointers.
+    pub const COUNT: usize = NUM_CLASSES * 2;
+
+    pub fn new(class: u8, noscan: bool) -> SpanClass {
+        SpanClass(class * 2 + noscan as u8)
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// The smallest class holding `bytes`. The 8-byte class is skipped: it has no inline mark bits
 /// in Go (1024 objects do not fit 504 bits) and no lab workload needs it.
 pub fn class_of(bytes: u32) -> Option<u8> {
@@ -35,7 +56,7 @@ pub fn class_of(bytes: u32) -> Option<u8> {
         return None;
     }
     let bytes = bytes.max(16);
-    // 67 entries: a binary search is not worth its code.
+    // A few dozen entries: a binary search is not worth its code.
     CLASS_SIZE.iter().position(|&s| s >= bytes).map(|c| c as u8)
 }
 
@@ -73,7 +94,7 @@ mod tests {
         assert!(inline_bits(class_of(512).unwrap()));
         assert!(!inline_bits(class_of(513).unwrap()));
         // Every inline class fits the 63-byte (504-bit) mark bitmap.
-        for c in 1..68u8 {
+        for c in 1..NUM_CLASSES as u8 {
             if inline_bits(c) {
                 assert!(nelems(c) <= 504, "class {c}");
             }

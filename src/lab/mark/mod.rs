@@ -7,19 +7,22 @@
 //! drain priority for both markers. Simplified: the stealable span chain is a mutex-guarded
 //! deque per P instead of Go's lock-free SPMC ring chain.
 
-use super::heap::{Heap, ObjLoc, Ref, MANY_MARK, MARKS, ONE_MARK, PAGE_WORDS, SCANS, TOP_BYTE};
+mod greentea;
+mod legacy;
+
+use super::heap::sizeclass::NUM_CLASSES;
+use super::heap::{Heap, ObjLoc, Ref, PAGE_WORDS};
+use super::rand::next_rand;
+use greentea::{try_acquire, SpanQEntry};
+pub use legacy::WORKBUF;
+use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{
-    AtomicU64, AtomicUsize,
-    Ordering::{Relaxed, SeqCst},
+    fence, AtomicU64, AtomicUsize,
+    Ordering::{Acquire, Relaxed, SeqCst},
 };
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-pub const WORKBUF: usize = 253;
-const RING: usize = 256;
-const SPILL_PERIOD: u32 = 64;
-const SPILL_MAX: usize = 16;
-const STEAL_MAX: usize = 128;
 pub const ROOT_JOB_SLOTS: usize = 256;
 /// Density histogram buckets: [2^i, 2^(i+1)) objects per visit, up to 512+.
 pub const HIST: usize = 10;
@@ -40,6 +43,17 @@ impl Marker {
     }
 }
 
+/// One size class's scan counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClassScan {
+    /// Objects scanned, however reached.
+    pub objs: u64,
+    /// Of those, objects scanned by span scans (Green Tea).
+    pub span_objs: u64,
+    /// Span scans that found objects to scan.
+    pub spans: u64,
+}
+
 /// Per-cycle counters a worker keeps locally and the collector sums at mark termination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkStats {
@@ -54,8 +68,8 @@ pub struct MarkStats {
     pub spans_sparse: u64,
     pub span_objs_sparse: u64,
     pub bad_pointers: u64,
-    /// Per size class (0: large): objects scanned, objects scanned in span scans, span scans.
-    pub by_class: [[u64; 3]; 68],
+    /// Per size class (0: large).
+    pub by_class: [ClassScan; NUM_CLASSES],
 }
 
 impl Default for MarkStats {
@@ -70,7 +84,7 @@ impl Default for MarkStats {
             spans_sparse: 0,
             span_objs_sparse: 0,
             bad_pointers: 0,
-            by_class: [[0; 3]; 68],
+            by_class: [ClassScan::default(); NUM_CLASSES],
         }
     }
 }
@@ -89,9 +103,9 @@ impl MarkStats {
         self.span_objs_sparse += o.span_objs_sparse;
         self.bad_pointers += o.bad_pointers;
         for (a, b) in self.by_class.iter_mut().zip(&o.by_class) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
+            a.objs += b.objs;
+            a.span_objs += b.span_objs;
+            a.spans += b.spans;
         }
     }
 }
@@ -101,9 +115,9 @@ impl MarkStats {
 pub struct GcWork {
     wbuf1: Vec<Ref>,
     wbuf2: Vec<Ref>,
-    ring: VecDeque<u64>,
+    ring: VecDeque<SpanQEntry>,
     puts: u32,
-    pub stats: MarkStats,
+    stats: MarkStats,
     /// Page of the current visit and its run length (page scan density, one definition for
     /// both markers: a visit is a maximal run of consecutive object scans on one page).
     last_page: u32,
@@ -111,6 +125,16 @@ pub struct GcWork {
 }
 
 impl GcWork {
+    /// This P's counters since the last call (mark termination sums them).
+    pub fn take_stats(&mut self) -> MarkStats {
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Counts an object allocated black (marked at allocation) into the bytes marked.
+    pub fn count_black(&mut self, bytes: u64) {
+        self.stats.bytes_marked += bytes;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.wbuf1.is_empty() && self.wbuf2.is_empty() && self.ring.is_empty()
     }
@@ -146,14 +170,14 @@ pub struct RootJob {
 
 /// Mark state shared by all Ps.
 pub struct Marking {
-    pub marker: Marker,
+    marker: Marker,
     full: Mutex<Vec<Vec<Ref>>>,
     full_len: AtomicUsize,
-    chains: Vec<Mutex<VecDeque<u64>>>,
-    pub spanq_mask: AtomicU64,
-    pub roots: Mutex<Vec<RootJob>>,
-    pub next_root: AtomicUsize,
-    pub n_roots: AtomicUsize,
+    chains: Vec<Mutex<VecDeque<SpanQEntry>>>,
+    spanq_mask: AtomicU64,
+    roots: Mutex<Vec<RootJob>>,
+    next_root: AtomicUsize,
+    n_roots: AtomicUsize,
 }
 
 impl Marking {
@@ -171,6 +195,9 @@ impl Marking {
     }
 
     /// Is there work any P could pick up without looking inside another P's local state?
+    /// Relaxed: a hint. The work itself is taken under the list and chain mutexes (which
+    /// order its contents); a stale answer only delays a worker, and the end of mark is
+    /// decided with the world stopped, after every P flushed under those mutexes.
     pub fn global_work(&self) -> bool {
         self.full_len.load(Relaxed) > 0
             || self.spanq_mask.load(Relaxed) != 0
@@ -178,28 +205,10 @@ impl Marking {
     }
 
     pub fn set_roots(&self, jobs: Vec<RootJob>) {
+        // Relaxed: set with the world stopped; workers see it after taking a P (a mutex).
         self.n_roots.store(jobs.len(), Relaxed);
         self.next_root.store(0, Relaxed);
-        if let Ok(mut r) = self.roots.lock() {
-            *r = jobs;
-        }
-    }
-
-    fn put_full(&self, buf: Vec<Ref>) {
-        if let Ok(mut f) = self.full.lock() {
-            f.push(buf);
-            self.full_len.store(f.len(), Relaxed);
-        }
-    }
-
-    fn get_full(&self) -> Option<Vec<Ref>> {
-        if self.full_len.load(Relaxed) == 0 {
-            return None;
-        }
-        let mut f = self.full.lock().ok()?;
-        let b = f.pop();
-        self.full_len.store(f.len(), Relaxed);
-        b
+        *self.roots.lock() = jobs;
     }
 
     // ---- shading ----
@@ -217,7 +226,10 @@ impl Marking {
         let (w, bit) = heap.mark_word(&o);
         // SeqCst: the mark store must be visible before this thread reads the ownership byte
         // (try_acquire), as the scanner's release must be before it reads the marks; Go's
-        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64.
+        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64. The winner of the
+        // fetch_or alone greys the object (one RMW order per word, whatever the ordering);
+        // legacy would need only that, one ordering keeps shade one path. The Relaxed
+        // pre-check only skips: a set mark is never cleared during mark.
         if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
             return;
         }
@@ -228,77 +240,11 @@ impl Marking {
         if self.marker == Marker::Greentea && o.inline {
             // tryDeferToSpanScan: the span, not the object, is queued, once per ownership.
             if try_acquire(heap, o.span) {
-                self.span_put(gcw, p, ((o.span as u64) << 10) | o.idx as u64);
+                self.span_put(gcw, p, SpanQEntry::new(o.span, o.idx));
             }
             return;
         }
         self.put_obj(gcw, o.base);
-    }
-
-    fn put_obj(&self, gcw: &mut GcWork, base: Ref) {
-        if gcw.wbuf1.len() >= WORKBUF {
-            std::mem::swap(&mut gcw.wbuf1, &mut gcw.wbuf2);
-            if gcw.wbuf1.len() >= WORKBUF {
-                let full = std::mem::replace(&mut gcw.wbuf1, Vec::with_capacity(WORKBUF));
-                self.put_full(full);
-            }
-        }
-        gcw.wbuf1.push(base);
-    }
-
-    fn get_obj(&self, gcw: &mut GcWork) -> Option<Ref> {
-        if let Some(r) = gcw.wbuf1.pop() {
-            return Some(r);
-        }
-        std::mem::swap(&mut gcw.wbuf1, &mut gcw.wbuf2);
-        gcw.wbuf1.pop()
-    }
-
-    /// Go's `balance`: when the global list is empty, give others half of our buffers.
-    fn balance(&self, gcw: &mut GcWork) {
-        if !gcw.wbuf2.is_empty() {
-            let b = std::mem::take(&mut gcw.wbuf2);
-            self.put_full(b);
-        } else if gcw.wbuf1.len() > 4 {
-            let half = gcw.wbuf1.split_off(gcw.wbuf1.len() / 2);
-            self.put_full(half);
-        }
-    }
-
-    fn span_put(&self, gcw: &mut GcWork, p: usize, entry: u64) {
-        gcw.puts += 1;
-        if gcw.ring.len() >= RING {
-            let n = RING / 2;
-            self.spill(gcw, p, n);
-        } else if gcw.puts.is_multiple_of(SPILL_PERIOD) && gcw.ring.len() > 4 {
-            let empty = self.chains[p].lock().is_ok_and(|c| c.is_empty());
-            if empty {
-                let n = (gcw.ring.len() / 2).min(SPILL_MAX);
-                self.spill(gcw, p, n);
-            }
-        }
-        gcw.ring.push_back(entry);
-    }
-
-    fn spill(&self, gcw: &mut GcWork, p: usize, n: usize) {
-        if let Ok(mut c) = self.chains[p].lock() {
-            c.extend(gcw.ring.drain(..n.min(gcw.ring.len())));
-        }
-        self.spanq_mask.fetch_or(1 << p, Relaxed);
-    }
-
-    /// Takes `n - n/2` (at most 128) spans from P `victim`'s chain into our ring.
-    fn take_from_chain(&self, gcw: &mut GcWork, victim: usize) -> bool {
-        let Ok(mut c) = self.chains[victim].lock() else {
-            return false;
-        };
-        let n = c.len();
-        let take = (n - n / 2).min(STEAL_MAX);
-        gcw.ring.extend(c.drain(..take));
-        if c.is_empty() {
-            self.spanq_mask.fetch_and(!(1 << victim), Relaxed);
-        }
-        take > 0
     }
 
     /// Publishes all local work (Go's `dispose`): buffers to the global list, spans to our
@@ -326,7 +272,7 @@ impl Marking {
     fn scan_object(&self, heap: &Heap, gcw: &mut GcWork, p: usize, o: &ObjLoc) {
         gcw.note_scan(o.span + o.idx * o.elem_words / PAGE_WORDS);
         gcw.stats.objs_scanned += 1;
-        gcw.stats.by_class[o.class as usize][0] += 1;
+        gcw.stats.by_class[o.class as usize].objs += 1;
         gcw.stats.bytes_scanned += o.elem_words as u64 * 8;
         gcw.stats.scan_work += heap.scan_bytes(o);
         let (lo, hi) = (o.base, o.base + o.elem_words);
@@ -344,6 +290,10 @@ impl Marking {
                 // Gather a few pointers before marking, as scanObjectsSmall does, so the
                 // loads are issued together.
                 if n == found.len() {
+                    // Acquire, paired with the allocator's publication fence: the targets'
+                    // initialisation (header, pointer bits, zeroed words) is visible before
+                    // `shade` reads them. One fence per batch, not one per load.
+                    fence(Acquire);
                     for &f in &found {
                         self.shade(heap, gcw, p, f);
                     }
@@ -354,75 +304,17 @@ impl Marking {
             }
         });
         gcw.stats.bad_pointers += bad;
+        fence(Acquire);
         for &f in &found[..n] {
             self.shade(heap, gcw, p, f);
         }
     }
 
-    /// Green Tea's `scanSpan`: release ownership, take the single-object fast path or scan
-    /// every marked-but-unscanned object of the span.
-    fn scan_span(&self, heap: &Heap, gcw: &mut GcWork, p: usize, entry: u64) {
-        let span = (entry >> 10) as u32;
-        let rep = (entry & 1023) as u32;
-        let page = span * PAGE_WORDS;
-        let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
-        let Some(first) = heap.find(page) else {
-            gcw.stats.bad_pointers += 1;
-            return;
-        };
-        let ew = first.elem_words;
-        if owned == ONE_MARK {
-            let w = heap.word(page + SCANS + rep / 64);
-            let bit = 1u64 << (rep % 64);
-            if w.fetch_or(bit, Relaxed) & bit == 0 {
-                let o = ObjLoc {
-                    idx: rep,
-                    base: page + rep * ew,
-                    ..first
-                };
-                self.scan_object(heap, gcw, p, &o);
-            }
-            return;
-        }
-        let mut grey = [0u64; 8];
-        let mut objs = 0;
-        for (i, g) in grey.iter_mut().enumerate() {
-            let marks = heap.word(page + MARKS + i as u32).load(SeqCst)
-                & if i == 7 { !TOP_BYTE } else { !0 };
-            let scans = heap.load(page + SCANS + i as u32);
-            let to_grey = marks & !scans;
-            if to_grey != 0 {
-                heap.word(page + SCANS + i as u32)
-                    .fetch_or(to_grey, Relaxed);
-                *g = to_grey;
-                objs += to_grey.count_ones() as u64;
-            }
-        }
-        if objs == 0 {
-            return;
-        }
-        gcw.stats.spans_sparse += 1;
-        gcw.stats.span_objs_sparse += objs;
-        let c = &mut gcw.stats.by_class[first.class as usize];
-        c[1] += objs;
-        c[2] += 1;
-        for (i, mut g) in grey.into_iter().enumerate() {
-            while g != 0 {
-                let idx = i as u32 * 64 + g.trailing_zeros();
-                g &= g - 1;
-                let o = ObjLoc {
-                    idx,
-                    base: page + idx * ew,
-                    ..first
-                };
-                self.scan_object(heap, gcw, p, &o);
-            }
-        }
-    }
-
     fn scan_roots(&self, heap: &Heap, gcw: &mut GcWork, p: usize, job: &RootJob) {
         for s in &job.slots[job.start..job.end] {
-            let v = s.load(Relaxed);
+            // Acquire: pairs with the mutator's Release store of the root (a pointer to an
+            // object published after its initialisation).
+            let v = s.load(Acquire);
             self.shade(heap, gcw, p, v);
         }
     }
@@ -456,7 +348,7 @@ impl Marking {
             }
             if self.next_root.load(Relaxed) < self.n_roots.load(Relaxed) {
                 let i = self.next_root.fetch_add(1, Relaxed);
-                let job = self.roots.lock().ok().and_then(|r| r.get(i).cloned());
+                let job = self.roots.lock().get(i).cloned();
                 if let Some(job) = job {
                     self.scan_roots(heap, gcw, p, &job);
                     continue;
@@ -510,34 +402,6 @@ impl Marking {
     pub fn queues_empty(&self) -> bool {
         self.full_len.load(Relaxed) == 0
             && self.spanq_mask.load(Relaxed) == 0
-            && self
-                .chains
-                .iter()
-                .all(|c| c.lock().map_or(true, |c| c.is_empty()))
+            && self.chains.iter().all(|c| c.lock().is_empty())
     }
-}
-
-/// `tryAcquire` on the span's ownership byte: true for the one thread that saw it unowned.
-#[inline]
-fn try_acquire(heap: &Heap, span: u32) -> bool {
-    let w = heap.word(span * PAGE_WORDS + SCANS + 7);
-    let cur = w.load(SeqCst) & TOP_BYTE;
-    if cur == 0 {
-        if w.fetch_or(ONE_MARK, SeqCst) & TOP_BYTE == 0 {
-            return true;
-        }
-    } else if cur != ONE_MARK {
-        return false;
-    }
-    w.fetch_or(MANY_MARK, SeqCst) & TOP_BYTE == 0
-}
-
-/// splitmix64: the lab's one random source (seeded, so runs repeat).
-#[inline]
-pub fn next_rand(s: &mut u64) -> u64 {
-    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

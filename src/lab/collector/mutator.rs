@@ -1,0 +1,320 @@
+//! The mutator's side of the collector: a quantum on a P, allocation (mcache, refill, lazy
+//! sweep, allocate-black), assists, and `Ctx`, the only door a workload has to the heap, with
+//! the write barrier on every pointer store.
+
+use super::account::Seg;
+use super::{Gc, PLocal};
+use crate::lab::error::LabError;
+use crate::lab::heap::sizeclass::SpanClass;
+use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
+use crate::lab::mark::Marker;
+use parking_lot::MutexGuard;
+use std::sync::atomic::{
+    fence, AtomicU32,
+    Ordering::{Acquire, Relaxed, Release},
+};
+
+pub(super) const WB_BUF: usize = 512;
+/// Go's gcOverAssistWork: an assist does at least this much scan work, to amortise its cost.
+const OVER_ASSIST: i64 = 64 << 10;
+
+impl Gc {
+    pub(super) fn flush_wb(&self, local: &mut PLocal, p: usize) {
+        let PLocal { gcw, wb, .. } = local;
+        // Acquire: the buffered pointers were loaded Relaxed (the barrier's old values);
+        // their objects' initialisation must be visible before `shade` reads them. One
+        // fence per buffer of up to 512.
+        fence(Acquire);
+        for r in wb.drain(..) {
+            self.mark.shade(&self.heap, gcw, p, r);
+        }
+    }
+
+    // ---- mutator side ----
+
+    /// A mutator's quantum: hold a P, run a fractional mark slice if this P owes one, then
+    /// the workload. The mutator keeps its P (`held`) from one quantum to the next unless
+    /// someone waits for one: Go keeps running a preempted goroutine when nothing else is
+    /// runnable, so an idle mark worker never gets the P of a busy mutator. (Releasing and
+    /// re-acquiring at every quantum let idle workers slip into the gap and inflated the idle
+    /// share 2-5x over real Go's.)
+    pub fn quantum<R>(
+        &self,
+        held: &mut Option<usize>,
+        stack: usize,
+        f: impl FnOnce(&mut Ctx<'_>) -> R,
+    ) -> R {
+        let p = match held.take() {
+            Some(p) if !self.sched.contended() => p,
+            Some(p) => {
+                self.sched.release(p);
+                self.sched.acquire_mut()
+            }
+            None => self.sched.acquire_mut(),
+        };
+        // Held from here on: if the quantum unwinds, the thread's exit gives the P back.
+        *held = Some(p);
+        let mut local = self.local(p);
+        if self.marking() {
+            self.fractional(&mut local, p);
+        }
+        let mut ctx = Ctx {
+            gc: self,
+            p,
+            local,
+            stack,
+        };
+        let r = f(&mut ctx);
+        let Ctx { mut local, .. } = ctx;
+        if self.marking() {
+            // Publish this quantum's mark work so workers on other Ps can take it.
+            self.flush_wb(&mut local, p);
+            let PLocal { gcw, .. } = &mut *local;
+            self.mark.dispose(gcw, p);
+        }
+        r
+    }
+
+    /// The mutator blocks or leaves: it gives its P back.
+    pub fn release_p(&self, held: &mut Option<usize>) {
+        if let Some(p) = held.take() {
+            self.sched.release(p);
+        }
+    }
+
+    pub(super) fn assist(&self, local: &mut PLocal, p: usize) {
+        let ratio = f64::from_bits(self.assist_ratio_bits.load(Relaxed)).max(1e-9);
+        let debt_work = ((-local.assist_bytes) as f64 * ratio) as i64;
+        let want = debt_work.max(OVER_ASSIST);
+        // Steal background credit first.
+        let credit = self.bg_credit.load(Relaxed);
+        if credit > 0 {
+            let take = credit.min(want);
+            if self.bg_credit.fetch_sub(take, Relaxed) >= take {
+                local.assist_bytes += (take as f64 / ratio) as i64;
+                if local.assist_bytes >= 0 {
+                    return;
+                }
+            } else {
+                self.bg_credit.fetch_add(take, Relaxed);
+            }
+        }
+        let want = ((-local.assist_bytes) as f64 * ratio) as u64;
+        let want = want.max(OVER_ASSIST as u64);
+        let done = self.work_segment(local, p, Seg::Assist, |done| {
+            done >= want || self.sched.stopping_world()
+        });
+        local.assist_bytes += (done as f64 / ratio) as i64;
+        if local.assist_bytes < 0 && done == 0 {
+            // Go parks the goroutine until background credit appears; the lab lets it go on
+            // (no work is left to help with), which at worst lets the heap pass its goal.
+            local.assist_bytes = 0;
+        }
+    }
+
+    /// Allocates an object of type `tid`; `None` when the arena is full (the run is then
+    /// failing: the error is recorded and every thread is asked to stop).
+    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Option<Ref> {
+        let AllocClass {
+            class,
+            noscan,
+            bytes,
+        } = self.heap.class_of(tid);
+        let o = match class {
+            Some(class) => self.alloc_small(local, class, noscan)?,
+            None => self.alloc_large(bytes, noscan)?,
+        };
+        let size = o.elem_words as i64 * 8;
+        if self.marking() {
+            local.assist_bytes -= size;
+            if local.assist_bytes < 0 {
+                self.assist(local, p);
+            }
+        }
+        let r = self.heap.init_object(&o, tid);
+        if self.marking() {
+            // Allocate black: for Green Tea scanned, then marked (gcmarknewobject). The scan
+            // bit goes first and the mark is a Release: a span scan that sees the mark (its
+            // marks load is SeqCst, an acquire) sees the scan bit too and leaves the new
+            // object alone, instead of scanning it half made.
+            if self.opts.marker == Marker::Greentea && o.inline && !o.noscan {
+                self.heap
+                    .word(o.span * PAGE_WORDS + SCANS + o.idx / 64)
+                    .fetch_or(1 << (o.idx % 64), Relaxed);
+            }
+            let (w, bit) = self.heap.mark_word(&o);
+            w.fetch_or(bit, Release);
+            local.gcw.count_black(size as u64);
+        }
+        // Go's publicationBarrier: the object's initialisation (span metadata, zeroed words,
+        // header or pointer bits, allocate-black bits) happens before any store of `r` that
+        // another thread can load; markers pair it with an Acquire fence or load.
+        fence(Release);
+        Some(r)
+    }
+
+    pub(super) fn alloc_small(
+        &self,
+        local: &mut PLocal,
+        class: u8,
+        noscan: bool,
+    ) -> Option<ObjLoc> {
+        let spc = SpanClass::new(class, noscan);
+        loop {
+            let span = local.mcache[spc.index()];
+            if span != 0 {
+                if let Some(o) = self.heap.next_free(span) {
+                    return Some(o);
+                }
+            }
+            local.mcache[spc.index()] = self.refill(spc, class, noscan)?;
+        }
+    }
+
+    /// A span with free slots: a swept partial span, one found by sweeping (Go's lazy
+    /// sweep), or a fresh one. Charges its free bytes to heapLive like Go's mcache refill.
+    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> Option<u32> {
+        let mut span = self.heap.pop_partial(spc);
+        let mut budget = 100;
+        while span.is_none() && budget > 0 {
+            budget -= 1;
+            match self.heap.sweep_next() {
+                Some((s, true)) if self.heap.span_class(s) == spc => {
+                    span = self.heap.pop_partial(spc);
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        let span = match span.or_else(|| self.heap.new_span(class, noscan, 0)) {
+            Some(s) => s,
+            None => return self.arena_full(),
+        };
+        self.charge(self.heap.free_bytes(span));
+        Some(span)
+    }
+
+    pub(super) fn alloc_large(&self, bytes: u32, noscan: bool) -> Option<ObjLoc> {
+        let Some(o) = self.heap.alloc_large(bytes, noscan) else {
+            return self.arena_full();
+        };
+        self.charge(o.elem_words as u64 * 8);
+        Some(o)
+    }
+
+    /// The arena is full: the run fails with `LabError::ArenaFull` and stops; the caller
+    /// unwinds its allocation with `None`.
+    fn arena_full<T>(&self) -> Option<T> {
+        self.fail(LabError::ArenaFull {
+            mapped_mb: self.heap.mapped_bytes() >> 20,
+            arena_mb: self.heap.arena_bytes() >> 20,
+        });
+        None
+    }
+
+    pub(super) fn charge(&self, bytes: u64) {
+        let live = self.heap.add_live(bytes);
+        if !self.marking() && live >= self.trigger.load(Relaxed) {
+            self.wake.1.notify_one();
+        }
+    }
+}
+
+/// A mutator holding a P for one quantum. Every heap access of a workload goes through it, so
+/// the write barrier and allocation are the collector's, not the workload's.
+pub struct Ctx<'a> {
+    gc: &'a Gc,
+    p: usize,
+    local: MutexGuard<'a, PLocal>,
+    stack: usize,
+}
+
+impl Ctx<'_> {
+    /// A new object of type `tid`, zeroed; `None` when the run is failing (the arena is
+    /// full): the workload's step then returns at once.
+    #[must_use]
+    pub fn alloc(&mut self, tid: TypeId) -> Option<Ref> {
+        self.gc.alloc(&mut self.local, self.p, tid)
+    }
+
+    /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
+    #[inline]
+    pub fn load_ptr(&self, slot: Ref) -> Ref {
+        // Acquire, paired with `store_ptr`'s Release: a pointer copied from slot to slot
+        // carries its object's initialisation along (the chain stays transitive on ARM).
+        let v = self.gc.heap.load_acquire(slot);
+        if v > u32::MAX as u64 {
+            self.gc.bad_derefs.fetch_add(1, Relaxed);
+            return 0;
+        }
+        v as Ref
+    }
+
+    #[inline]
+    pub fn load_word(&self, slot: Ref) -> u64 {
+        self.gc.heap.load(slot)
+    }
+
+    /// Stores a scalar (the caller knows the slot is not a pointer).
+    #[inline]
+    pub fn store_word(&self, slot: Ref, v: u64) {
+        self.gc.heap.store(slot, v)
+    }
+
+    /// Stores a pointer with the write barrier: during mark, both the overwritten and the new
+    /// pointer are shaded (Yuasa + Dijkstra; Go's hybrid barrier shades the new one only while
+    /// the stack is grey, the lab always does: conservative and correct).
+    #[inline]
+    pub fn store_ptr(&mut self, slot: Ref, v: Ref) {
+        // Relaxed flag: set and cleared with the world stopped; this mutator took its P (a
+        // mutex) after the change. The old value is shaded after flush_wb's Acquire fence.
+        if self.gc.barrier.load(Relaxed) {
+            let old = self.gc.heap.load(slot);
+            self.wb(old as Ref, v);
+        }
+        // Release: publishes `v`'s object (initialised before it, see `alloc`) to a marker
+        // or mutator that loads the slot.
+        self.gc.heap.store_release(slot, v as u64);
+    }
+
+    pub(super) fn wb(&mut self, old: Ref, new: Ref) {
+        let l = &mut *self.local;
+        if old != 0 {
+            l.wb.push(old);
+        }
+        if new != 0 {
+            l.wb.push(new);
+        }
+        if l.wb.len() >= WB_BUF - 2 {
+            self.gc.flush_wb(l, self.p);
+        }
+    }
+
+    pub fn root(&self, global: bool, i: usize) -> Ref {
+        // Acquire: as `load_ptr`.
+        self.slots(global)[i].load(Acquire)
+    }
+
+    /// Stores into a root slot (a global or this mutator's stack), with the barrier: roots are
+    /// scanned concurrently, so they need it as much as heap slots.
+    pub fn set_root(&mut self, global: bool, i: usize, v: Ref) {
+        if self.gc.barrier.load(Relaxed) {
+            let old = self.slots(global)[i].load(Relaxed);
+            self.wb(old, v);
+        }
+        // Release: as `store_ptr`; root jobs load it with Acquire.
+        self.slots(global)[i].store(v, Release);
+    }
+
+    pub(super) fn slots(&self, global: bool) -> &[AtomicU32] {
+        if global {
+            &self.gc.globals
+        } else {
+            &self.gc.stacks[self.stack]
+        }
+    }
+
+    pub fn bad_deref(&self) {
+        self.gc.bad_derefs.fetch_add(1, Relaxed);
+    }
+}
