@@ -12,6 +12,12 @@ pub struct Timeline {
     /// When false, cycles only feed the runs' running statistics and are not kept (a summary
     /// of a huge file needs no per-cycle records).
     pub drop_cycles: bool,
+    /// When true, program output and notes are counted, not kept (a summary reports only
+    /// how many there were): memory stays flat however much output a log holds.
+    pub drop_text: bool,
+    /// Output lines and notes (by `NoteKind` index) counted and not kept, under `drop_text`.
+    pub dropped_output: usize,
+    pub dropped_notes: [usize; NoteKind::ALL.len()],
     pub runs: Vec<Run>,
     pub output: Vec<TextLine>,
     pub notes: Vec<Note>,
@@ -113,6 +119,8 @@ impl Timeline {
                     }
                 }
             }
+            Event::Output { .. } if self.drop_text => self.dropped_output += 1,
+            Event::Note { kind, .. } if self.drop_text => self.dropped_notes[kind as usize] += 1,
             Event::Output { line, text } => self.output.push(TextLine { line, text }),
             Event::Note { line, kind, text } => self.notes.push(Note { line, kind, text }),
             Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
@@ -167,6 +175,10 @@ impl Timeline {
         }
         self.output.extend(other.output);
         self.notes.extend(other.notes);
+        self.dropped_output += other.dropped_output;
+        for (mine, theirs) in self.dropped_notes.iter_mut().zip(other.dropped_notes) {
+            *mine += theirs;
+        }
         self.problems.extend(other.problems);
         if other.ended.is_some() {
             self.ended = other.ended;
@@ -177,7 +189,13 @@ impl Timeline {
         self.runs.iter().map(|r| r.stats.cycles()).sum()
     }
 
+    /// Notes of this kind, kept or counted.
     pub fn note_count(&self, kind: NoteKind) -> usize {
-        self.notes.iter().filter(|n| n.kind == kind).count()
+        self.notes.iter().filter(|n| n.kind == kind).count() + self.dropped_notes[kind as usize]
+    }
+
+    /// Lines of program output, kept or counted.
+    pub fn output_count(&self) -> usize {
+        self.output.len() + self.dropped_output
     }
 }

@@ -156,6 +156,7 @@ pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<S
                     f,
                     gcscope::timeline::Timeline {
                         drop_cycles: !keep_cycles,
+                        drop_text: true,
                         ..Default::default()
                     },
                 )?,
@@ -197,7 +198,11 @@ pub fn report_error(e: &anyhow::Error) -> i32 {
 }
 
 pub(crate) fn print_json(v: &impl serde::Serialize) -> Result<()> {
-    let mut s = serde_json::to_string_pretty(v)?;
-    s.push('\n');
-    print(&s)
+    // Written as it is serialised: a summary of thousands of runs is megabytes of JSON.
+    write_stdout(|out| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+        serde_json::to_writer_pretty(&mut w, v).map_err(std::io::Error::from)?;
+        w.write_all(b"\n")?;
+        w.flush()
+    })
 }

@@ -1,22 +1,28 @@
 //! `summary` and `compare`: the headless figures of recorded traces.
 
 use super::{print, print_json, read_sources, write_stdout};
-use anyhow::{bail, Result};
-use gcscope::report;
+use anyhow::{bail, Context, Result};
+use gcscope::{report, source};
 use std::path::PathBuf;
 
 pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
-    // Per-cycle records are needed only for the per-cycle CSV.
-    let sources = read_sources(files, csv)?;
+    if csv {
+        if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+            bail!("standard input (-) can be read only once");
+        }
+        // Rows are written as the input is read: nothing is held but the cycle being read.
+        let out = std::io::stdout().lock();
+        let mut rows = report::CsvRows::new(std::io::BufWriter::with_capacity(1 << 16, out));
+        for f in files {
+            let name = f.display().to_string();
+            rows.source(&name, |sink| source::stream_path(f, sink))
+                .context("writing the output")?;
+        }
+        return rows.finish().context("writing the output");
+    }
+    let sources = read_sources(files, false)?;
     let printed = if json {
         print_json(&report::summary_json(&sources))
-    } else if csv {
-        write_stdout(|out| {
-            report::write_summary_csv(&sources, out).map_err(|e| match e.into_kind() {
-                csv::ErrorKind::Io(io) => io,
-                other => std::io::Error::other(format!("{other:?}")),
-            })
-        })
     } else {
         write_stdout(|out| report::write_summary_text(&sources, out))
     };

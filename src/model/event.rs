@@ -78,3 +78,16 @@ pub struct ScanLine {
     pub class: Option<u32>,
     pub counts: ScanCounts,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NoteKind;
+
+    /// A kind's discriminant is its place in `ALL` (timelines count notes in an array by it).
+    #[test]
+    fn note_kinds_are_numbered_in_order() {
+        for (i, k) in NoteKind::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i);
+        }
+    }
+}

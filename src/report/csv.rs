@@ -1,8 +1,8 @@
 //! `summary --csv`: one row per cycle, for spreadsheets. The header is the row type's field
 //! names, so header and rows cannot drift apart; rows are written as they are made.
 
-use super::Source;
-use crate::model::Cycle;
+use crate::model::{Cycle, Event};
+use crate::timeline::Timeline;
 use crate::stats::ms;
 use serde::Serialize;
 
@@ -74,30 +74,101 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Every cycle of every source, one row each, written to `out` as it goes.
-pub fn write_summary_csv(sources: &[Source], mut out: impl std::io::Write) -> csv::Result<()> {
-    if sources
-        .iter()
-        .all(|s| s.timeline.runs.iter().all(|r| r.cycles.is_empty()))
-    {
-        // No cycles: the header alone, so a spreadsheet still sees the columns. serde writes
-        // the header with the first row; the row is made and left out.
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(Row::new("", 0, &Cycle::default()))?;
-        let text = w.into_inner().map_err(|e| e.into_error())?;
-        let header = text.split(|&b| b == b'\n').next().unwrap_or_default();
-        out.write_all(header)?;
-        out.write_all(b"\n")?;
-        return Ok(());
-    }
-    let mut w = csv::Writer::from_writer(out);
-    for s in sources {
-        for (ri, run) in s.timeline.runs.iter().enumerate() {
-            for c in &run.cycles {
-                w.serialize(Row::new(&s.name, ri + 1, c))?;
-            }
+/// `summary --csv` as the input streams: rows are written while sources are read, in input
+/// order, with at most one cycle held (its `scan:` lines follow it: it is written when the next
+/// cycle arrives, or its source ends). Memory stays flat however long the input.
+pub struct CsvRows<W: std::io::Write> {
+    w: csv::Writer<W>,
+    rows: usize,
+    failed: Option<csv::Error>,
+}
+
+impl<W: std::io::Write> CsvRows<W> {
+    pub fn new(out: W) -> Self {
+        CsvRows {
+            w: csv::Writer::from_writer(out),
+            rows: 0,
+            failed: None,
         }
     }
-    w.flush()?;
-    Ok(())
+
+    /// Reads one source: `read` is given the sink its events go to.
+    pub fn source(
+        &mut self,
+        name: &str,
+        read: impl FnOnce(&mut dyn FnMut(Event)) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        // The timeline decides which run a cycle is in and which scan: lines count, as for
+        // every other view; its cycles are written and dropped as they complete.
+        let mut tl = Timeline {
+            drop_text: true,
+            ..Timeline::default()
+        };
+        let mut held: Option<usize> = None;
+        let mut sink = |ev: Event| {
+            if self.failed.is_some() {
+                return;
+            }
+            let cycle_run = match &ev {
+                Event::Cycle { run, .. } => Some(*run),
+                _ => None,
+            };
+            if let (Some(_), Some(prev)) = (cycle_run, held) {
+                if let Err(e) = self.flush_run(name, &mut tl, prev) {
+                    self.failed = Some(e);
+                }
+            }
+            tl.apply(ev);
+            if cycle_run.is_some() {
+                held = cycle_run;
+            }
+        };
+        read(&mut sink)?;
+        if let Some(prev) = held {
+            let r = self.flush_run(name, &mut tl, prev);
+            self.failed = self.failed.take().or(r.err());
+        }
+        match self.failed.take() {
+            Some(e) => Err(csv_error(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes and drops the cycles `run` holds.
+    fn flush_run(&mut self, name: &str, tl: &mut Timeline, run: usize) -> csv::Result<()> {
+        if let Some(r) = tl.runs.get_mut(run) {
+            for c in r.cycles.drain(..) {
+                self.w.serialize(Row::new(name, run + 1, &c))?;
+                self.rows += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the table: with no cycles at all, the header alone, so a spreadsheet still sees
+    /// the columns.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        if self.rows == 0 {
+            // serde writes the header with the first row; the row is made and left out.
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.serialize(Row::new("", 0, &Cycle::default()))
+                .map_err(csv_error)?;
+            let text = w.into_inner().map_err(|e| e.into_error())?;
+            let header = text.split(|&b| b == b'\n').next().unwrap_or_default();
+            let mut out = self.w.into_inner().map_err(|e| e.into_error())?;
+            out.write_all(header)?;
+            out.write_all(b"\n")?;
+            return Ok(out.flush()?);
+        }
+        self.w.flush()?;
+        Ok(())
+    }
+}
+
+/// An I/O error inside a csv error comes out as itself (a closed pipe must be seen as one).
+fn csv_error(e: csv::Error) -> anyhow::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io.into(),
+        other => anyhow::anyhow!("writing CSV: {other:?}"),
+    }
 }

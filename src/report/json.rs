@@ -7,72 +7,99 @@ use crate::stats::summary::RunSummary;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// `summary --json`. Runs and problems are serialised as they are summarised, straight from
+/// the timelines: the document is never held whole in memory.
 #[derive(Serialize)]
-pub struct SummaryJson {
-    pub runs: Vec<RunJson>,
-    pub problems: Vec<ProblemJson>,
+pub struct SummaryJson<'a> {
+    pub runs: Runs<'a>,
+    pub problems: Problems<'a>,
     pub notes: BTreeMap<&'static str, usize>,
-    pub sources: Vec<SourceJson>,
+    pub sources: Vec<SourceJson<'a>>,
 }
 
+/// Every run of every source, summarised one at a time while it is written.
+pub struct Runs<'a>(&'a [Source]);
+
+/// Every problem of every source.
+pub struct Problems<'a>(&'a [Source]);
+
 #[derive(Serialize)]
-pub struct RunJson {
-    pub source: String,
-    /// 1-based run number within its source.
+pub struct RunJson<'a> {
+    pub source: &'a str,
+    /// 1-based run number within its source (among the runs with cycles).
     pub run: usize,
     #[serde(flatten)]
     pub summary: RunSummary,
 }
 
 #[derive(Serialize)]
-pub struct ProblemJson {
-    pub source: String,
+pub struct ProblemJson<'a> {
+    pub source: &'a str,
     pub line: u64,
-    pub reason: String,
+    pub reason: &'a str,
 }
 
 #[derive(Serialize)]
-pub struct SourceJson {
-    pub source: String,
+pub struct SourceJson<'a> {
+    pub source: &'a str,
     pub runs: usize,
     pub cycles: usize,
     pub output_lines: usize,
     pub problems: usize,
 }
 
-pub fn summary_json(sources: &[Source]) -> SummaryJson {
-    let mut out = SummaryJson {
-        runs: vec![],
-        problems: vec![],
-        notes: NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect(),
-        sources: vec![],
-    };
-    for s in sources {
-        let tl = &s.timeline;
-        for (i, summary) in s.summaries().into_iter().enumerate() {
-            out.runs.push(RunJson {
-                source: s.name.clone(),
-                run: i + 1,
-                summary,
-            });
-        }
-        out.problems.extend(tl.problems.iter().map(|p| ProblemJson {
-            source: s.name.clone(),
-            line: p.line,
-            reason: p.reason.clone(),
-        }));
-        for n in &tl.notes {
-            *out.notes.entry(n.kind.name()).or_default() += 1;
-        }
-        out.sources.push(SourceJson {
-            source: s.name.clone(),
-            runs: tl.runs.len(),
-            cycles: tl.cycle_count(),
-            output_lines: tl.output.len(),
-            problems: tl.problems.len(),
-        });
+impl Serialize for Runs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            src.timeline
+                .runs
+                .iter()
+                .filter_map(|r| r.summary())
+                .enumerate()
+                .map(|(i, summary)| RunJson {
+                    source: &src.name,
+                    run: i + 1,
+                    summary,
+                })
+        }))
     }
-    out
+}
+
+impl Serialize for Problems<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            src.timeline.problems.iter().map(|p| ProblemJson {
+                source: &src.name,
+                line: p.line,
+                reason: &p.reason,
+            })
+        }))
+    }
+}
+
+pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
+    let mut notes: BTreeMap<&'static str, usize> =
+        NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect();
+    for s in sources {
+        for kind in NoteKind::ALL {
+            *notes.entry(kind.name()).or_default() += s.timeline.note_count(kind);
+        }
+    }
+    SummaryJson {
+        runs: Runs(sources),
+        problems: Problems(sources),
+        notes,
+        sources: sources
+            .iter()
+            .map(|s| SourceJson {
+                source: &s.name,
+                runs: s.timeline.runs.len(),
+                cycles: s.timeline.cycle_count(),
+                output_lines: s.timeline.output_count(),
+                problems: s.timeline.problems.len(),
+            })
+            .collect(),
+    }
 }
 
 #[derive(Serialize)]

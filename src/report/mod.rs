@@ -8,7 +8,7 @@ mod json;
 mod text;
 
 pub use bench::compare_bench;
-pub use csv::write_summary_csv;
+pub use csv::CsvRows;
 pub use json::{compare_json, summary_json, CompareJson, SummaryJson};
 pub use text::{compare_text, run_text, summary_text, write_summary_text};
 

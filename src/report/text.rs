@@ -35,7 +35,7 @@ pub fn write_summary_text(
             runs,
             if runs == 1 { "" } else { "s" },
             tl.cycle_count(),
-            tl.output.len(),
+            tl.output_count(),
             tl.problems.len()
         );
         if runs > 1 {

@@ -9,7 +9,7 @@ pub mod read;
 pub use lab::{LabControl, LabKnob, LabSpec, Switch};
 pub use read::{
     read_all, read_all_into, read_bytes_in_pieces, read_bytes_into, read_path, read_path_into,
-    Pieces,
+    stream_path, Pieces,
 };
 
 use crate::model::Event;

@@ -45,6 +45,9 @@ pub fn read_bytes_into(bytes: &[u8], timeline: Timeline) -> Timeline {
     read_bytes_in_pieces(bytes, timeline, cores.min(bytes.len() / MIN_PIECE)).0
 }
 
+/// The largest piece of a mapped file: with one in memory per core, what a large file costs.
+const MAX_PIECE: usize = 16 << 20;
+
 /// Below this many bytes a piece is not worth a thread of its own.
 const MIN_PIECE: usize = 1 << 20;
 
@@ -56,34 +59,61 @@ const MIN_PIECE: usize = 1 << 20;
 /// read again on from there. Either way the timeline is the one a single reader makes: tests
 /// cut small inputs into many pieces and compare.
 pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> (Timeline, Pieces) {
+    read_pieces(bytes, timeline, pieces, pieces, &|_| {})
+}
+
+/// `read_bytes_in_pieces` with at most `at_once` pieces read at a time (the first on this
+/// thread), calling `done` with each piece's range once it has been read: a mapped file gives
+/// its pages back then, so memory holds `at_once` pieces, whatever the file's size.
+fn read_pieces(
+    bytes: &[u8],
+    timeline: Timeline,
+    pieces: usize,
+    at_once: usize,
+    done: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> (Timeline, Pieces) {
     let cuts = cut_before_gc_lines(bytes, pieces.max(1));
-    let drop_cycles = timeline.drop_cycles;
+    let (drop_cycles, drop_text) = (timeline.drop_cycles, timeline.drop_text);
     std::thread::scope(|scope| {
-        let mut later = Vec::new();
-        for (k, range) in cuts.iter().enumerate().skip(1) {
+        // Piece k on a thread of its own, numbering its lines from 1: how many lines come
+        // before it is known only once they are read.
+        let spawn = |k: usize| {
+            let range = cuts[k].clone();
             let piece = &bytes[range.clone()];
-            // Numbered from 1: how many lines come before is known only once they are read.
             let thread = std::thread::Builder::new()
                 .name(format!("gcscope-read{k}"))
                 .spawn_scoped(scope, move || {
                     let mut reader = Reader::for_piece();
                     let mut tl = Timeline {
                         drop_cycles,
+                        drop_text,
                         ..Timeline::default()
                     };
                     let lines = read_lines(piece, 1, &mut reader, &mut tl);
+                    done(range);
                     (reader, tl, lines)
                 });
-            later.push((piece, thread));
+            (piece, thread)
+        };
+        let mut next = 1;
+        let mut later = std::collections::VecDeque::new();
+        while next < cuts.len() && next < at_once.max(1) {
+            later.push_back(spawn(next));
+            next += 1;
         }
         let mut tl = timeline;
         let mut reader = Reader::new();
         let mut lines = read_lines(&bytes[cuts[0].clone()], 1, &mut reader, &mut tl);
+        done(cuts[0].clone());
         let mut count = Pieces {
             read: cuts.len(),
             read_again: 0,
         };
-        for (piece, thread) in later {
+        while let Some((piece, thread)) = later.pop_front() {
+            if next < cuts.len() {
+                later.push_back(spawn(next));
+                next += 1;
+            }
             // A piece whose thread could not start is read here.
             let read = thread.ok().map(|t| {
                 t.join()
@@ -101,7 +131,10 @@ pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> 
                 }
                 None => {
                     count.read_again += 1;
-                    read_lines(piece, lines + 1, &mut reader, &mut tl)
+                    let n = read_lines(piece, lines + 1, &mut reader, &mut tl);
+                    let at = piece.as_ptr() as usize - bytes.as_ptr() as usize;
+                    done(at..at + piece.len());
+                    n
                 }
             };
         }
@@ -161,6 +194,33 @@ fn cut_before_gc_lines(bytes: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
     cuts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
+/// A file, or standard input for `-`, read from start to end on this thread in bounded
+/// memory, each event handed to `each` as it is made (`summary --csv` writes rows as it
+/// reads).
+pub fn stream_path(path: &Path, each: &mut dyn FnMut(Event)) -> Result<()> {
+    let mut decoder = Decoder::new();
+    let mut read = |mut input: Box<dyn Read>| -> std::io::Result<()> {
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        decoder.finish(&mut |e| each(e));
+        each(Event::End { error: None });
+        Ok(())
+    };
+    if path.as_os_str() == "-" {
+        return read(Box::new(std::io::stdin().lock())).context("reading standard input");
+    }
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot open {}", crate::fmt::path(path)))?;
+    read(Box::new(file)).with_context(|| format!("reading {}", crate::fmt::path(path)))
+}
+
 /// Files at least this large are mapped instead of read: no copy through a buffer.
 const MAP_AT_LEAST: u64 = 1 << 20;
 
@@ -184,7 +244,31 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline> {
         // truncating the file meanwhile would fault (SIGBUS); a log being appended to is fine.
         // A summary of a log being truncated under it is not a case we serve.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return Ok(read_bytes_into(&map, timeline));
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            // One piece per core, and more for a large file so that `cores` pieces of at
+            // most MAX_PIECE bytes are in memory at a time.
+            let pieces = cores
+                .min(map.len() / MIN_PIECE)
+                .max(map.len().div_ceil(MAX_PIECE));
+            // A piece read gives its pages back: they are the file's, read again from it
+            // if touched again (a piece read a second time), so memory stays what the
+            // figures need, not the file's size.
+            let give_back = |r: std::ops::Range<usize>| {
+                let page = 4096;
+                let (from, to) = (r.start.div_ceil(page) * page, r.end / page * page);
+                if from < to {
+                    // SAFETY: a read-only shared mapping of a file: pages dropped here are
+                    // read from the file again on their next touch, with the same bytes.
+                    let _ = unsafe {
+                        map.unchecked_advise_range(
+                            memmap2::UncheckedAdvice::DontNeed,
+                            from,
+                            to - from,
+                        )
+                    };
+                }
+            };
+            return Ok(read_pieces(&map, timeline, pieces, cores, &give_back).0);
         }
     }
     read_all_into(file, timeline).with_context(|| format!("reading {}", crate::fmt::path(path)))
