@@ -2,8 +2,8 @@
 //! names, so header and rows cannot drift apart; rows are written as they are made.
 
 use crate::model::{Cycle, Event};
-use crate::timeline::Timeline;
 use crate::stats::ms;
+use crate::timeline::Timeline;
 use serde::Serialize;
 
 /// One cycle. Times in ms, sizes in MB (whole MiB, as Go prints them).

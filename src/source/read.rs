@@ -46,7 +46,7 @@ pub fn read_bytes_into(bytes: &[u8], timeline: Timeline) -> Timeline {
 }
 
 /// The largest piece of a mapped file: with one in memory per core, what a large file costs.
-const MAX_PIECE: usize = 16 << 20;
+const MAX_PIECE: usize = 64 << 20;
 
 /// Below this many bytes a piece is not worth a thread of its own.
 const MIN_PIECE: usize = 1 << 20;
@@ -62,8 +62,7 @@ pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> 
     read_pieces(bytes, timeline, pieces, pieces, &|_| {})
 }
 
-/// `read_bytes_in_pieces` with at most `at_once` pieces read at a time (the first on this
-/// thread), calling `done` with each piece's range once it has been read: a mapped file gives
+/// `read_bytes_in_pieces` with at most `at_once` pieces (at least two) read at a time, calling `done` with each piece's range once it has been read: a mapped file gives
 /// its pages back then, so memory holds `at_once` pieces, whatever the file's size.
 fn read_pieces(
     bytes: &[u8],
@@ -97,7 +96,7 @@ fn read_pieces(
         };
         let mut next = 1;
         let mut later = std::collections::VecDeque::new();
-        while next < cuts.len() && next < at_once.max(1) {
+        while next < cuts.len() && next < at_once {
             later.push_back(spawn(next));
             next += 1;
         }
@@ -109,11 +108,16 @@ fn read_pieces(
             read: cuts.len(),
             read_again: 0,
         };
-        while let Some((piece, thread)) = later.pop_front() {
-            if next < cuts.len() {
+        loop {
+            // Keep `at_once - 1` pieces in flight beside the one joined here (with one at a
+            // time, the next piece starts only now).
+            while next < cuts.len() && later.len() < at_once.max(2) - 1 {
                 later.push_back(spawn(next));
                 next += 1;
             }
+            let Some((piece, thread)) = later.pop_front() else {
+                break;
+            };
             // A piece whose thread could not start is read here.
             let read = thread.ok().map(|t| {
                 t.join()
@@ -272,4 +276,38 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline> {
         }
     }
     read_all_into(file, timeline).with_context(|| format!("reading {}", crate::fmt::path(path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pieces read a few at a time (as a large mapped file is) make the single reader's
+    /// timeline, and every byte is handed back once read.
+    #[test]
+    fn pieces_read_a_few_at_a_time_equal_the_single_read() {
+        let mut bytes = Vec::new();
+        for f in [
+            "traces/go/go1.27.3_greentea_map_p2_gctrace2.log",
+            "traces/go/go1.26.6_legacy_tree_p2_r1.stdout.txt",
+            "traces/go/go1.27.3_greentea_tree_p2_r1.log",
+        ] {
+            bytes.extend(std::fs::read(f).unwrap());
+        }
+        let whole = read_all(&bytes[..]).unwrap();
+        for (pieces, at_once) in [(7, 2), (11, 3), (5, 1)] {
+            let given_back = std::sync::Mutex::new(Vec::new());
+            let (tl, count) = read_pieces(&bytes, Timeline::default(), pieces, at_once, &|r| {
+                given_back.lock().unwrap().push(r)
+            });
+            assert_eq!(tl, whole, "{pieces} pieces, {at_once} at a time");
+            assert_eq!(count.read, pieces);
+            let mut ranges = given_back.into_inner().unwrap();
+            ranges.sort_by_key(|r| r.start);
+            ranges.dedup();
+            assert_eq!(ranges.first().map(|r| r.start), Some(0));
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            assert_eq!(ranges.last().map(|r| r.end), Some(bytes.len()));
+        }
+    }
 }
