@@ -165,7 +165,7 @@ impl Gc {
             l.gcw.end_visit();
             stats.add(&l.gcw.take_stats());
             l.assist_bytes = 0;
-            l.mcache.iter_mut().for_each(|s| *s = 0);
+            l.mcache.iter_mut().for_each(|s| *s = None);
         }
         let mut checks = Checks {
             bad_pointers: stats.bad_pointers,

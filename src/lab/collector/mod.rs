@@ -10,7 +10,7 @@ mod worker;
 pub use super::checkmark::Checks;
 use super::error::LabError;
 use super::heap::sizeclass::SpanClass;
-use super::heap::{Heap, Ref};
+use super::heap::{AtomicObjRef, Heap, ObjRef, SpanId};
 use super::mark::{GcWork, Marker, Marking};
 use super::sched::Sched;
 pub use account::{CumCpu, CycleAcct, Seg};
@@ -27,8 +27,9 @@ pub const PHASE_MARK: u8 = 1;
 /// Per-P state: the mcache, the marking state and the write-barrier buffer.
 pub struct PLocal {
     gcw: GcWork,
-    wb: Vec<Ref>,
-    mcache: Vec<u32>,
+    wb: Vec<ObjRef>,
+    /// The span each span class allocates from.
+    mcache: Vec<Option<SpanId>>,
     /// Allocation credit in bytes; negative is debt an assist must pay.
     assist_bytes: i64,
     seed: u64,
@@ -68,8 +69,8 @@ pub struct Gc {
     bg_credit: AtomicI64,
     bad_derefs: AtomicU64,
     /// Root arrays: the globals, then one "stack" per mutator.
-    globals: Arc<[AtomicU32]>,
-    stacks: Vec<Arc<[AtomicU32]>>,
+    globals: Arc<[AtomicObjRef]>,
+    stacks: Vec<Arc<[AtomicObjRef]>>,
     wake: (Mutex<()>, Condvar),
     /// Why the run failed, if it did (the first failure).
     error: Mutex<Option<LabError>>,
@@ -86,7 +87,7 @@ impl Gc {
     ) -> Gc {
         let procs = opts.procs;
         let zero_slots =
-            |n: usize| -> Arc<[AtomicU32]> { (0..n).map(|_| AtomicU32::new(0)).collect() };
+            |n: usize| -> Arc<[AtomicObjRef]> { (0..n).map(|_| AtomicObjRef::default()).collect() };
         Gc {
             mark: Marking::new(opts.marker, procs),
             sched: Sched::new(procs),
@@ -95,7 +96,7 @@ impl Gc {
                     Mutex::new(PLocal {
                         gcw: GcWork::default(),
                         wb: Vec::with_capacity(WB_BUF),
-                        mcache: vec![0; SpanClass::COUNT],
+                        mcache: vec![None; SpanClass::COUNT],
                         assist_bytes: 0,
                         seed: seed ^ ((p as u64 + 1) * 0x9E37_79B9),
                     })
@@ -188,7 +189,7 @@ impl Gc {
     }
 
     /// Every root slot: the globals, then each mutator's stack.
-    pub fn roots(&self) -> impl Iterator<Item = &AtomicU32> {
+    pub fn roots(&self) -> impl Iterator<Item = &AtomicObjRef> {
         self.globals
             .iter()
             .chain(self.stacks.iter().flat_map(|s| s.iter()))
