@@ -41,6 +41,8 @@ pub struct GcOptions {
     pub procs: usize,
     pub write_barrier: bool,
     pub checkmark: bool,
+    /// Fault injection (tests of the failure paths; `None` in normal use).
+    pub fault: Option<super::Fault>,
 }
 
 pub struct Gc {
@@ -52,6 +54,8 @@ pub struct Gc {
     phase: AtomicU8,
     barrier: AtomicBool,
     stop: AtomicBool,
+    /// A lab thread panicked: the cycle in progress is abandoned.
+    panicked: AtomicBool,
     /// The coordinator has finished its last cycle: workers may exit.
     finished: AtomicBool,
     trigger: AtomicU64,
@@ -105,6 +109,7 @@ impl Gc {
             phase: AtomicU8::new(PHASE_OFF),
             barrier: AtomicBool::new(false),
             stop: AtomicBool::new(false),
+            panicked: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             trigger: AtomicU64::new(u64::MAX),
             triggered: AtomicU64::new(0),
@@ -159,6 +164,21 @@ impl Gc {
         self.stop.store(true, Relaxed);
     }
 
+    /// A lab thread is unwinding from a panic (its `HeldP` calls this before giving its P
+    /// back): the run stops, and the coordinator abandons the cycle in progress instead of
+    /// finishing it, over what the panicking thread left half done and perhaps without the
+    /// threads it needs (if the only mark worker died, nobody would finish the marking).
+    pub fn thread_panicked(&self) {
+        // Relaxed: control flow only, as `stop`.
+        self.panicked.store(true, Relaxed);
+        self.stop();
+    }
+
+    /// Has a lab thread panicked in this run?
+    pub fn panicked(&self) -> bool {
+        self.panicked.load(Relaxed)
+    }
+
     /// The run fails: the first error is kept, and every thread is asked to stop.
     pub fn fail(&self, e: LabError) {
         self.error.lock().get_or_insert(e);
@@ -197,6 +217,36 @@ impl Gc {
 
     pub fn marking(&self) -> bool {
         self.phase.load(Relaxed) == PHASE_MARK
+    }
+}
+
+/// The P a lab thread (a mutator or a mark worker) holds, if any. Dropped, it gives the P
+/// back, whether the thread returns or unwinds; a panic also stops the run and abandons the
+/// cycle (`Gc::thread_panicked`), so the coordinator ends instead of waiting forever for a P
+/// nobody will return at its next stop-the-world, or for work nobody will do.
+pub struct HeldP<'a> {
+    gc: &'a Gc,
+    pub p: Option<usize>,
+}
+
+impl<'a> HeldP<'a> {
+    /// No P held yet.
+    pub fn none(gc: &'a Gc) -> HeldP<'a> {
+        HeldP { gc, p: None }
+    }
+
+    /// Holding P `p`, just acquired.
+    pub fn holding(gc: &'a Gc, p: usize) -> HeldP<'a> {
+        HeldP { gc, p: Some(p) }
+    }
+}
+
+impl Drop for HeldP<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.gc.thread_panicked();
+        }
+        self.gc.release_p(&mut self.p);
     }
 }
 
