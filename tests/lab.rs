@@ -23,6 +23,7 @@ fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
         checkmark: true,
         poison: true,
         turns: None,
+        fault: None,
     }
 }
 
@@ -85,6 +86,24 @@ fn a_panicking_coordinator_stops_every_thread() {
         .is_err()
     });
     assert!(caught, "the panic did not reach the caller");
+}
+
+/// A panicking mark worker gives its P back and stops the run (as a panicking mutator does):
+/// the panic reaches the caller within seconds instead of the coordinator waiting forever at
+/// its next stop-the-world for the P the worker held, or for marking no worker is left to do.
+/// Map runs one mutator on two Ps, so idle mark workers run in every cycle.
+#[test]
+fn a_panicking_mark_worker_stops_every_thread() {
+    for marker in [Marker::Legacy, Marker::Greentea] {
+        let mut c = cfg(Shape::Map, marker, 100, 30.0);
+        c.checkmark = false;
+        c.fault = Some(lab::Fault::MarkWorkerPanics);
+        let caught = within(20, move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lab::run(&c, |_| true)))
+                .is_err()
+        });
+        assert!(caught, "{marker:?}: the panic did not reach the caller");
+    }
 }
 
 #[test]

@@ -4,10 +4,10 @@
 //! check (no mark on an unallocated slot) and, for Green Tea, marks == scans on every
 //! pointerful inline span (`doubleCheckGreenTea`).
 
-use super::heap::{Heap, Ref, PAGE_WORDS};
+use super::heap::{AtomicObjRef, Heap, ObjRef};
 use super::mark::Marker;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Correctness findings of a cycle (all zero for a correct collector).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -47,15 +47,15 @@ impl Checks {
 /// its findings to `out`. `bytes_marked` is what the markers and allocate-black counted.
 pub fn check<'a>(
     heap: &Heap,
-    roots: impl Iterator<Item = &'a AtomicU32>,
+    roots: impl Iterator<Item = &'a AtomicObjRef>,
     marker: Marker,
     bytes_marked: u64,
     out: &mut Checks,
 ) {
-    let mut seen: HashSet<Ref> = HashSet::new();
-    let mut stack: Vec<Ref> = Vec::new();
+    let mut seen: HashSet<ObjRef> = HashSet::new();
+    let mut stack: Vec<ObjRef> = Vec::new();
     // Relaxed throughout: the world is stopped; every P token came back through its mutex.
-    stack.extend(roots.map(|s| s.load(Relaxed)).filter(|&r| r != 0));
+    stack.extend(roots.map(|s| s.load(Relaxed)).filter(|r| !r.is_nil()));
     while let Some(r) = stack.pop() {
         let Some(o) = heap.find(r) else {
             out.reachable_unmarked += 1;
@@ -67,19 +67,16 @@ pub fn check<'a>(
         if !heap.is_marked(&o) || !heap.is_allocated(&o) {
             out.reachable_unmarked += 1;
         }
-        heap.for_each_ptr_slot(&o, |slot| {
-            let v = heap.load(slot);
-            if v > u32::MAX as u64 {
-                out.reachable_unmarked += 1;
-            } else if v != 0 {
-                stack.push(v as Ref);
-            }
+        heap.for_each_ptr_slot(&o, |slot| match ObjRef::from_word(heap.load(slot)) {
+            None => out.reachable_unmarked += 1,
+            Some(v) if !v.is_nil() => stack.push(v),
+            Some(_) => {}
         });
     }
     let mut marked_bytes = 0u64;
     for span in heap.spans_in_use() {
         // The span's first object says its geometry (every span in use has one).
-        let Some(first) = heap.find(span * PAGE_WORDS) else {
+        let Some(first) = heap.find(span.base()) else {
             continue;
         };
         for i in 0..8u32 {

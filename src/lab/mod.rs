@@ -7,10 +7,12 @@
 //! to its caller as a `Cycle`, the record every gcscope source produces.
 //!
 //! Lock policy: every lock in the lab is a `parking_lot` mutex, which has no poisoning. A
-//! panic on any lab thread ends the run (the stop guard in `run` stops every thread), so no
-//! one goes on with the data a panicking holder left; recovering a poisoned std lock
-//! (`into_inner`) could instead silently drop a work buffer and hide a lost object. Locks are
-//! never held across a wait for a P token, except the scheduler's own.
+//! panic on any lab thread ends the run (the stop guard in `run` stops every thread when the
+//! coordinator unwinds; a mutator's or mark worker's `HeldP` gives its P back, stops the run
+//! and makes the coordinator abandon the cycle in progress), so no one goes on with the data
+//! a panicking holder left; recovering a poisoned std lock (`into_inner`) could instead
+//! silently drop a work buffer and hide a lost object. Locks are never held across a wait
+//! for a P token, except the scheduler's own.
 
 pub mod checkmark;
 pub mod collector;
@@ -28,7 +30,7 @@ pub use error::LabError;
 pub use mark::Marker;
 pub use workload::Shape;
 
-use collector::{CumCpu, Gc, GcOptions};
+use collector::{CumCpu, Gc, GcOptions, HeldP};
 use std::time::{Duration, Instant};
 
 /// One lab run's settings.
@@ -54,6 +56,17 @@ pub struct Config {
     pub poison: bool,
     /// Share the machine with other runs by taking turns: the gate and this run's side.
     pub turns: Option<(std::sync::Arc<turns::Turns>, usize)>,
+    /// Fault injection, a switch for tests of the run's failure paths: `None` in normal use
+    /// (the CLI never sets it).
+    pub fault: Option<Fault>,
+}
+
+/// A fault a test injects into a run (`Config::fault`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Every mark worker panics when it starts a mark segment, holding a P and its local
+    /// state: the run must still end, with the panic reaching `run`'s caller.
+    MarkWorkerPanics,
 }
 
 impl Default for Config {
@@ -72,6 +85,7 @@ impl Default for Config {
             checkmark: false,
             poison: false,
             turns: None,
+            fault: None,
         }
     }
 }
@@ -130,22 +144,6 @@ impl Drop for StopGuard<'_> {
     }
 }
 
-/// A mutator thread's P: given back when the thread leaves, whether it returns or unwinds;
-/// a panic also stops the run, so the coordinator ends instead of waiting for this mutator.
-struct MutatorExit<'a> {
-    gc: &'a Gc,
-    held: Option<usize>,
-}
-
-impl Drop for MutatorExit<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.gc.stop();
-        }
-        self.gc.release_p(&mut self.held);
-    }
-}
-
 /// Runs the collector and workload until the duration, the cycle count, or `on_cycle`
 /// returning false. Blocks; call it from a thread of its own for live use.
 pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
@@ -160,6 +158,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
             procs,
             write_barrier: cfg.write_barrier,
             checkmark: cfg.checkmark,
+            fault: cfg.fault,
         },
         heap,
         sizes.globals(cfg.shape),
@@ -187,12 +186,14 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
             let gc = &gc;
             let mut w = workload::Mutator::new(shared.clone(), m, cfg.seed);
             s.spawn(move || {
-                let mut exit = MutatorExit { gc, held: None };
+                // The mutator's P: given back when the thread leaves, whether it returns or
+                // unwinds (a panic also stops the run).
+                let mut held = HeldP::none(gc);
                 while !gc.stopping() {
-                    match gc.quantum(&mut exit.held, m, |ctx| w.step(ctx)) {
+                    match gc.quantum(&mut held.p, m, |ctx| w.step(ctx)) {
                         workload::Step::Ran => {}
                         workload::Step::Wait => {
-                            gc.release_p(&mut exit.held);
+                            gc.release_p(&mut held.p);
                             std::thread::sleep(Duration::from_micros(200));
                         }
                         workload::Step::Stop => break,

@@ -6,7 +6,7 @@
 //! outlive a step, which is what makes cooperative safepoints sound.
 
 use super::collector::Ctx;
-use super::heap::{Ref, Type, TypeId};
+use super::heap::{ObjRef, Type, TypeId};
 use super::rand::next_rand;
 use std::sync::atomic::{
     AtomicBool, AtomicU64,
@@ -265,14 +265,14 @@ impl Mutator {
     }
 
     /// The heap word holding element `i` of array `which` (0: the main one, 1: graph's work).
-    fn slot(&self, ctx: &Ctx<'_>, which: u32, i: u32) -> Ref {
+    fn slot(&self, ctx: &Ctx<'_>, which: u32, i: u32) -> ObjRef {
         let (a, _) = self.table_count();
         let t = if which == 0 {
             0
         } else {
             a.div_ceil(TABLE_SLOTS)
         } + i / TABLE_SLOTS;
-        ctx.root(true, self.table_root(t)) + i % TABLE_SLOTS
+        ctx.root(true, self.table_root(t)).word(i % TABLE_SLOTS)
     }
 
     fn setup_step(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
@@ -322,7 +322,7 @@ impl Mutator {
                     let px = ctx.load_ptr(self.slot(ctx, 0, x as u32));
                     let py = ctx.load_ptr(self.slot(ctx, 0, y as u32));
                     ctx.store_ptr(node, px);
-                    ctx.store_ptr(node + 1, py);
+                    ctx.store_ptr(node.word(1), py);
                     l += 1;
                 }
                 if let Some(Setup::Tables { filled, linked, .. }) = self.setup.as_mut() {
@@ -345,12 +345,12 @@ impl Mutator {
     }
 
     /// A new element `i` of array `which`.
-    fn make(&mut self, ctx: &mut Ctx<'_>, which: u32, i: u32) -> Option<Ref> {
+    fn make(&mut self, ctx: &mut Ctx<'_>, which: u32, i: u32) -> Option<ObjRef> {
         Some(match self.sh.shape {
             Shape::Map => self.make_item(ctx, i)?,
             Shape::Graph if which == 0 => {
                 let n = ctx.alloc(GNODE)?;
-                ctx.store_word(n + 2, i as u64);
+                ctx.store_word(n.word(2), i as u64);
                 n
             }
             Shape::Graph => self.make_work_node(ctx)?,
@@ -366,24 +366,24 @@ impl Mutator {
         })
     }
 
-    fn make_item(&mut self, ctx: &mut Ctx<'_>, id: u32) -> Option<Ref> {
+    fn make_item(&mut self, ctx: &mut Ctx<'_>, id: u32) -> Option<ObjRef> {
         let item = ctx.alloc(ITEM)?;
         let s = ctx.alloc(STR)?;
         ctx.store_ptr(item, s);
-        ctx.store_word(item + 1, 16);
+        ctx.store_word(item.word(1), 16);
         let sl = ctx.alloc(SLICE)?;
-        ctx.store_ptr(item + 2, sl);
-        ctx.store_word(item + 3, 4);
-        ctx.store_word(item + 4, 4);
+        ctx.store_ptr(item.word(2), sl);
+        ctx.store_word(item.word(3), 4);
+        ctx.store_word(item.word(4), 4);
         let m = ctx.alloc(HMAP)?;
-        ctx.store_ptr(item + 5, m);
+        ctx.store_ptr(item.word(5), m);
         let g = ctx.alloc(GROUP)?;
-        ctx.store_ptr(m + 2, g);
+        ctx.store_ptr(m.word(2), g);
         for k in [1, 4] {
             let key = ctx.alloc(STR)?;
-            ctx.store_ptr(g + k, key);
+            ctx.store_ptr(g.word(k), key);
         }
-        ctx.store_word(item + 7, id as u64 | CANARY << 32);
+        ctx.store_word(item.word(7), id as u64 | CANARY << 32);
         let filled = self.sh.ready.load(Relaxed) || id > 0;
         if filled {
             let n = if self.sh.ready.load(Relaxed) {
@@ -393,34 +393,34 @@ impl Mutator {
             };
             let other = self.rand(n);
             let o = ctx.load_ptr(self.slot(ctx, 0, other));
-            ctx.store_ptr(item + 6, o);
+            ctx.store_ptr(item.word(6), o);
         }
         Some(item)
     }
 
-    fn make_work_node(&mut self, ctx: &mut Ctx<'_>) -> Option<Ref> {
+    fn make_work_node(&mut self, ctx: &mut Ctx<'_>) -> Option<ObjRef> {
         let pool = self.sh.sizes.pool;
         let n = ctx.alloc(GNODE)?;
         let (x, y) = (self.rand(pool), self.rand(pool));
         let px = ctx.load_ptr(self.slot(ctx, 0, x));
         let py = ctx.load_ptr(self.slot(ctx, 0, y));
         ctx.store_ptr(n, px);
-        ctx.store_ptr(n + 1, py);
+        ctx.store_ptr(n.word(1), py);
         Some(n)
     }
 
-    fn make_obj(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Option<Ref> {
+    fn make_obj(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Option<ObjRef> {
         let o = ctx.alloc(ty)?;
         if ty == PTR768 {
             let shared = ctx.root(true, 0);
             for k in 0..96 {
                 let off = self.rand(SHARED_WORDS);
-                ctx.store_ptr(o + k, shared + off);
+                ctx.store_ptr(o.word(k), shared.word(off));
             }
         } else {
             for k in 0..96 {
                 let v = next_rand(&mut self.rng);
-                ctx.store_word(o + k, v >> 1);
+                ctx.store_word(o.word(k), v >> 1);
             }
         }
         Some(o)
@@ -443,17 +443,17 @@ impl Mutator {
         let mut stack = vec![root];
         let mut count = 0u64;
         while let Some(r) = stack.pop() {
-            if r == 0 {
+            if r.is_nil() {
                 continue;
             }
             count += 1;
             stack.push(ctx.load_ptr(r));
-            stack.push(ctx.load_ptr(r + 1));
+            stack.push(ctx.load_ptr(r.word(1)));
         }
         if count != (1u64 << (d + 1)) - 1 {
             ctx.bad_deref();
         }
-        ctx.set_root(false, 0, 0);
+        ctx.set_root(false, 0, ObjRef::NIL);
         self.n += 1;
         self.sh.ops.fetch_add(1, Relaxed);
         Some(())
@@ -465,7 +465,7 @@ impl Mutator {
             let i = self.rand(n);
             let slot = self.slot(ctx, 0, i);
             let item = ctx.load_ptr(slot);
-            if item == 0 || ctx.load_word(item + 7) != (i as u64 | CANARY << 32) {
+            if item.is_nil() || ctx.load_word(item.word(7)) != (i as u64 | CANARY << 32) {
                 ctx.bad_deref();
                 continue;
             }
@@ -474,7 +474,7 @@ impl Mutator {
                 let new = self.make_item(ctx, i)?;
                 // Keep retention chains bounded, as the recorder does.
                 let old = ctx.load_ptr(slot);
-                ctx.store_ptr(old + 6, 0);
+                ctx.store_ptr(old.word(6), ObjRef::NIL);
                 ctx.store_ptr(slot, new);
             }
         }
@@ -512,32 +512,32 @@ impl Mutator {
         let n = self.sh.sizes.holders;
         for _ in 0..8 {
             let g = ctx.alloc(GARBAGE)?;
-            ctx.store_word(g + 1, 1);
+            ctx.store_word(g.word(1), 1);
         }
         for _ in 0..32 {
             let (i, j) = (self.rand(n), self.rand(n));
             let hi = ctx.load_ptr(self.slot(ctx, 0, i));
             let hj = ctx.load_ptr(self.slot(ctx, 0, j));
-            if hi == 0 || hj == 0 {
+            if hi.is_nil() || hj.is_nil() {
                 ctx.bad_deref();
                 continue;
             }
-            for from in [hi, hi + 1] {
+            for from in [hi, hi.word(1)] {
                 let c = ctx.load_ptr(from);
-                if c != 0 && ctx.load_word(c) != CANARY {
+                if !c.is_nil() && ctx.load_word(c) != CANARY {
                     ctx.bad_deref();
                 }
             }
             let c = ctx.load_ptr(hi);
-            if c != 0 && ctx.load_ptr(hj + 1) == 0 {
-                ctx.store_ptr(hj + 1, c);
-                ctx.store_ptr(hi, 0);
-            } else if c == 0 {
+            if !c.is_nil() && ctx.load_ptr(hj.word(1)).is_nil() {
+                ctx.store_ptr(hj.word(1), c);
+                ctx.store_ptr(hi, ObjRef::NIL);
+            } else if c.is_nil() {
                 // Bring a child back so there is always something to move.
-                let s = ctx.load_ptr(hj + 1);
-                if s != 0 {
+                let s = ctx.load_ptr(hj.word(1));
+                if !s.is_nil() {
                     ctx.store_ptr(hi, s);
-                    ctx.store_ptr(hj + 1, 0);
+                    ctx.store_ptr(hj.word(1), ObjRef::NIL);
                 }
             }
         }
@@ -552,7 +552,7 @@ struct Build {
     depth: u32,
     global: bool,
     slot: usize,
-    path: Vec<(Ref, u8)>,
+    path: Vec<(ObjRef, u8)>,
     started: bool,
 }
 
@@ -586,7 +586,7 @@ impl Build {
             }
             budget -= 1;
             let c = ctx.alloc(NODE)?;
-            ctx.store_ptr(node + next as u32, c);
+            ctx.store_ptr(node.word(next as u32), c);
             if let Some(top) = self.path.last_mut() {
                 top.1 += 1;
             }

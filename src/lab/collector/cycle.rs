@@ -79,7 +79,7 @@ impl Gc {
             return None;
         }
         let sweep_term = self.sweep_termination(pacer);
-        let mark = self.concurrent_mark(pacer, sweep_term.mark_start);
+        let mark = self.concurrent_mark(pacer, sweep_term.mark_start)?;
         let mark_term = self.mark_termination(pacer, &sweep_term, mark);
         let freed = self.sweep(mark_term.freed_before);
         Some(self.record(num, cum, pacer, &sweep_term, mark_term, freed))
@@ -111,8 +111,10 @@ impl Gc {
 
     /// Concurrent mark: workers and assists drain while the coordinator revises the assist
     /// ratio, until a ragged barrier (every P's write-barrier buffer and local work flushed
-    /// with the world stopped) finds no work anywhere. Returns with the world stopped.
-    fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> MarkEnd<'_> {
+    /// with the world stopped) finds no work anywhere. Returns with the world stopped; `None`
+    /// if a lab thread panicked: the cycle is abandoned (mark and barrier off, with the world
+    /// stopped, so every P must have come back) and the world started again.
+    fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> Option<MarkEnd<'_>> {
         let procs = self.opts.procs;
         let mut last_revise = Instant::now();
         let (world, stopped_at) = loop {
@@ -121,11 +123,17 @@ impl Gc {
                 self.revise(pacer);
                 last_revise = Instant::now();
             }
-            if self.mark.global_work() {
+            if self.mark.global_work() && !self.panicked() {
                 continue;
             }
             let t_stop = Instant::now();
             let world = self.sched.stop_world(procs);
+            if self.panicked() {
+                self.phase.store(PHASE_OFF, Relaxed);
+                self.barrier.store(false, Relaxed);
+                world.start();
+                return None;
+            }
             let mut found = false;
             for p in 0..procs {
                 let mut l = self.local(p);
@@ -140,11 +148,11 @@ impl Gc {
             world.start();
         };
         // Mark ends where the successful stop began; the rest is the mark termination pause.
-        MarkEnd {
+        Some(MarkEnd {
             world,
             stopped_at,
             wall_ns: stopped_at.duration_since(mark_start).as_nanos() as u64,
-        }
+        })
     }
 
     /// STW 2, mark termination (the world is stopped): mark off, the Ps' counters summed,
@@ -165,7 +173,7 @@ impl Gc {
             l.gcw.end_visit();
             stats.add(&l.gcw.take_stats());
             l.assist_bytes = 0;
-            l.mcache.iter_mut().for_each(|s| *s = 0);
+            l.mcache.iter_mut().for_each(|s| *s = None);
         }
         let mut checks = Checks {
             bad_pointers: stats.bad_pointers,

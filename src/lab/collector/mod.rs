@@ -10,7 +10,7 @@ mod worker;
 pub use super::checkmark::Checks;
 use super::error::LabError;
 use super::heap::sizeclass::SpanClass;
-use super::heap::{Heap, Ref};
+use super::heap::{AtomicObjRef, Heap, ObjRef, SpanId};
 use super::mark::{GcWork, Marker, Marking};
 use super::sched::Sched;
 pub use account::{CumCpu, CycleAcct, Seg};
@@ -27,8 +27,9 @@ pub const PHASE_MARK: u8 = 1;
 /// Per-P state: the mcache, the marking state and the write-barrier buffer.
 pub struct PLocal {
     gcw: GcWork,
-    wb: Vec<Ref>,
-    mcache: Vec<u32>,
+    wb: Vec<ObjRef>,
+    /// The span each span class allocates from.
+    mcache: Vec<Option<SpanId>>,
     /// Allocation credit in bytes; negative is debt an assist must pay.
     assist_bytes: i64,
     seed: u64,
@@ -40,6 +41,8 @@ pub struct GcOptions {
     pub procs: usize,
     pub write_barrier: bool,
     pub checkmark: bool,
+    /// Fault injection (tests of the failure paths; `None` in normal use).
+    pub fault: Option<super::Fault>,
 }
 
 pub struct Gc {
@@ -51,6 +54,8 @@ pub struct Gc {
     phase: AtomicU8,
     barrier: AtomicBool,
     stop: AtomicBool,
+    /// A lab thread panicked: the cycle in progress is abandoned.
+    panicked: AtomicBool,
     /// The coordinator has finished its last cycle: workers may exit.
     finished: AtomicBool,
     trigger: AtomicU64,
@@ -68,8 +73,8 @@ pub struct Gc {
     bg_credit: AtomicI64,
     bad_derefs: AtomicU64,
     /// Root arrays: the globals, then one "stack" per mutator.
-    globals: Arc<[AtomicU32]>,
-    stacks: Vec<Arc<[AtomicU32]>>,
+    globals: Arc<[AtomicObjRef]>,
+    stacks: Vec<Arc<[AtomicObjRef]>>,
     wake: (Mutex<()>, Condvar),
     /// Why the run failed, if it did (the first failure).
     error: Mutex<Option<LabError>>,
@@ -86,7 +91,7 @@ impl Gc {
     ) -> Gc {
         let procs = opts.procs;
         let zero_slots =
-            |n: usize| -> Arc<[AtomicU32]> { (0..n).map(|_| AtomicU32::new(0)).collect() };
+            |n: usize| -> Arc<[AtomicObjRef]> { (0..n).map(|_| AtomicObjRef::default()).collect() };
         Gc {
             mark: Marking::new(opts.marker, procs),
             sched: Sched::new(procs),
@@ -95,7 +100,7 @@ impl Gc {
                     Mutex::new(PLocal {
                         gcw: GcWork::default(),
                         wb: Vec::with_capacity(WB_BUF),
-                        mcache: vec![0; SpanClass::COUNT],
+                        mcache: vec![None; SpanClass::COUNT],
                         assist_bytes: 0,
                         seed: seed ^ ((p as u64 + 1) * 0x9E37_79B9),
                     })
@@ -104,6 +109,7 @@ impl Gc {
             phase: AtomicU8::new(PHASE_OFF),
             barrier: AtomicBool::new(false),
             stop: AtomicBool::new(false),
+            panicked: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             trigger: AtomicU64::new(u64::MAX),
             triggered: AtomicU64::new(0),
@@ -158,6 +164,21 @@ impl Gc {
         self.stop.store(true, Relaxed);
     }
 
+    /// A lab thread is unwinding from a panic (its `HeldP` calls this before giving its P
+    /// back): the run stops, and the coordinator abandons the cycle in progress instead of
+    /// finishing it, over what the panicking thread left half done and perhaps without the
+    /// threads it needs (if the only mark worker died, nobody would finish the marking).
+    pub fn thread_panicked(&self) {
+        // Relaxed: control flow only, as `stop`.
+        self.panicked.store(true, Relaxed);
+        self.stop();
+    }
+
+    /// Has a lab thread panicked in this run?
+    pub fn panicked(&self) -> bool {
+        self.panicked.load(Relaxed)
+    }
+
     /// The run fails: the first error is kept, and every thread is asked to stop.
     pub fn fail(&self, e: LabError) {
         self.error.lock().get_or_insert(e);
@@ -188,7 +209,7 @@ impl Gc {
     }
 
     /// Every root slot: the globals, then each mutator's stack.
-    pub fn roots(&self) -> impl Iterator<Item = &AtomicU32> {
+    pub fn roots(&self) -> impl Iterator<Item = &AtomicObjRef> {
         self.globals
             .iter()
             .chain(self.stacks.iter().flat_map(|s| s.iter()))
@@ -196,6 +217,36 @@ impl Gc {
 
     pub fn marking(&self) -> bool {
         self.phase.load(Relaxed) == PHASE_MARK
+    }
+}
+
+/// The P a lab thread (a mutator or a mark worker) holds, if any. Dropped, it gives the P
+/// back, whether the thread returns or unwinds; a panic also stops the run and abandons the
+/// cycle (`Gc::thread_panicked`), so the coordinator ends instead of waiting forever for a P
+/// nobody will return at its next stop-the-world, or for work nobody will do.
+pub struct HeldP<'a> {
+    gc: &'a Gc,
+    pub p: Option<usize>,
+}
+
+impl<'a> HeldP<'a> {
+    /// No P held yet.
+    pub fn none(gc: &'a Gc) -> HeldP<'a> {
+        HeldP { gc, p: None }
+    }
+
+    /// Holding P `p`, just acquired.
+    pub fn holding(gc: &'a Gc, p: usize) -> HeldP<'a> {
+        HeldP { gc, p: Some(p) }
+    }
+}
+
+impl Drop for HeldP<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.gc.thread_panicked();
+        }
+        self.gc.release_p(&mut self.p);
     }
 }
 

@@ -6,11 +6,11 @@ use super::account::Seg;
 use super::{Gc, PLocal};
 use crate::lab::error::LabError;
 use crate::lab::heap::sizeclass::SpanClass;
-use crate::lab::heap::{AllocClass, ObjLoc, Ref, TypeId, PAGE_WORDS, SCANS};
+use crate::lab::heap::{AllocClass, AtomicObjRef, ObjLoc, ObjRef, SpanId, TypeId};
 use crate::lab::mark::Marker;
 use parking_lot::MutexGuard;
 use std::sync::atomic::{
-    fence, AtomicU32,
+    fence,
     Ordering::{Acquire, Relaxed, Release},
 };
 
@@ -114,7 +114,7 @@ impl Gc {
 
     /// Allocates an object of type `tid`; `None` when the arena is full (the run is then
     /// failing: the error is recorded and every thread is asked to stop).
-    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Option<Ref> {
+    pub(super) fn alloc(&self, local: &mut PLocal, p: usize, tid: TypeId) -> Option<ObjRef> {
         let AllocClass {
             class,
             noscan,
@@ -139,7 +139,7 @@ impl Gc {
             // object alone, instead of scanning it half made.
             if self.opts.marker == Marker::Greentea && o.inline && !o.noscan {
                 self.heap
-                    .word(o.span * PAGE_WORDS + SCANS + o.idx / 64)
+                    .scans_word(o.span, o.idx / 64)
                     .fetch_or(1 << (o.idx % 64), Relaxed);
             }
             let (w, bit) = self.heap.mark_word(&o);
@@ -161,19 +161,18 @@ impl Gc {
     ) -> Option<ObjLoc> {
         let spc = SpanClass::new(class, noscan);
         loop {
-            let span = local.mcache[spc.index()];
-            if span != 0 {
+            if let Some(span) = local.mcache[spc.index()] {
                 if let Some(o) = self.heap.next_free(span) {
                     return Some(o);
                 }
             }
-            local.mcache[spc.index()] = self.refill(spc, class, noscan)?;
+            local.mcache[spc.index()] = Some(self.refill(spc, class, noscan)?);
         }
     }
 
     /// A span with free slots: a swept partial span, one found by sweeping (Go's lazy
     /// sweep), or a fresh one. Charges its free bytes to heapLive like Go's mcache refill.
-    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> Option<u32> {
+    pub(super) fn refill(&self, spc: SpanClass, class: u8, noscan: bool) -> Option<SpanId> {
         let mut span = self.heap.pop_partial(spc);
         let mut budget = 100;
         while span.is_none() && budget > 0 {
@@ -233,31 +232,32 @@ impl Ctx<'_> {
     /// A new object of type `tid`, zeroed; `None` when the run is failing (the arena is
     /// full): the workload's step then returns at once.
     #[must_use]
-    pub fn alloc(&mut self, tid: TypeId) -> Option<Ref> {
+    pub fn alloc(&mut self, tid: TypeId) -> Option<ObjRef> {
         self.gc.alloc(&mut self.local, self.p, tid)
     }
 
     /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
     #[inline]
-    pub fn load_ptr(&self, slot: Ref) -> Ref {
+    pub fn load_ptr(&self, slot: ObjRef) -> ObjRef {
         // Acquire, paired with `store_ptr`'s Release: a pointer copied from slot to slot
         // carries its object's initialisation along (the chain stays transitive on ARM).
-        let v = self.gc.heap.load_acquire(slot);
-        if v > u32::MAX as u64 {
-            self.gc.bad_derefs.fetch_add(1, Relaxed);
-            return 0;
+        match ObjRef::from_word(self.gc.heap.load_acquire(slot)) {
+            Some(r) => r,
+            None => {
+                self.gc.bad_derefs.fetch_add(1, Relaxed);
+                ObjRef::NIL
+            }
         }
-        v as Ref
     }
 
     #[inline]
-    pub fn load_word(&self, slot: Ref) -> u64 {
+    pub fn load_word(&self, slot: ObjRef) -> u64 {
         self.gc.heap.load(slot)
     }
 
     /// Stores a scalar (the caller knows the slot is not a pointer).
     #[inline]
-    pub fn store_word(&self, slot: Ref, v: u64) {
+    pub fn store_word(&self, slot: ObjRef, v: u64) {
         self.gc.heap.store(slot, v)
     }
 
@@ -265,24 +265,24 @@ impl Ctx<'_> {
     /// pointer are shaded (Yuasa + Dijkstra; Go's hybrid barrier shades the new one only while
     /// the stack is grey, the lab always does: conservative and correct).
     #[inline]
-    pub fn store_ptr(&mut self, slot: Ref, v: Ref) {
+    pub fn store_ptr(&mut self, slot: ObjRef, v: ObjRef) {
         // Relaxed flag: set and cleared with the world stopped; this mutator took its P (a
         // mutex) after the change. The old value is shaded after flush_wb's Acquire fence.
         if self.gc.barrier.load(Relaxed) {
             let old = self.gc.heap.load(slot);
-            self.wb(old as Ref, v);
+            self.wb(ObjRef::from_word_truncating(old), v);
         }
         // Release: publishes `v`'s object (initialised before it, see `alloc`) to a marker
         // or mutator that loads the slot.
-        self.gc.heap.store_release(slot, v as u64);
+        self.gc.heap.store_release(slot, v.to_word());
     }
 
-    pub(super) fn wb(&mut self, old: Ref, new: Ref) {
+    pub(super) fn wb(&mut self, old: ObjRef, new: ObjRef) {
         let l = &mut *self.local;
-        if old != 0 {
+        if !old.is_nil() {
             l.wb.push(old);
         }
-        if new != 0 {
+        if !new.is_nil() {
             l.wb.push(new);
         }
         if l.wb.len() >= WB_BUF - 2 {
@@ -290,14 +290,14 @@ impl Ctx<'_> {
         }
     }
 
-    pub fn root(&self, global: bool, i: usize) -> Ref {
+    pub fn root(&self, global: bool, i: usize) -> ObjRef {
         // Acquire: as `load_ptr`.
         self.slots(global)[i].load(Acquire)
     }
 
     /// Stores into a root slot (a global or this mutator's stack), with the barrier: roots are
     /// scanned concurrently, so they need it as much as heap slots.
-    pub fn set_root(&mut self, global: bool, i: usize, v: Ref) {
+    pub fn set_root(&mut self, global: bool, i: usize, v: ObjRef) {
         if self.gc.barrier.load(Relaxed) {
             let old = self.slots(global)[i].load(Relaxed);
             self.wb(old, v);
@@ -306,7 +306,7 @@ impl Ctx<'_> {
         self.slots(global)[i].store(v, Release);
     }
 
-    pub(super) fn slots(&self, global: bool) -> &[AtomicU32] {
+    pub(super) fn slots(&self, global: bool) -> &[AtomicObjRef] {
         if global {
             &self.gc.globals
         } else {

@@ -2,8 +2,9 @@
 //! fractional slice a mutator's P owes; each runs the shared drain as a booked segment.
 
 use super::account::Seg;
-use super::{Gc, PLocal};
+use super::{Gc, HeldP, PLocal};
 use crate::lab::sched::thread_cpu_ns;
+use crate::lab::Fault;
 use parking_lot::MutexGuard;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -36,15 +37,24 @@ impl Gc {
         done
     }
 
-    /// Releases a P, publishing its local mark work so no work hides in an idle P.
-    pub(super) fn put_p(&self, mut local: MutexGuard<'_, PLocal>, p: usize) {
-        if self.marking() {
-            self.flush_wb(&mut local, p);
-            let PLocal { gcw, .. } = &mut *local;
-            self.mark.dispose(gcw, p);
+    /// Releases a worker's P, publishing its local mark work so no work hides in an idle P.
+    pub(super) fn put_p(&self, mut local: MutexGuard<'_, PLocal>, held: &mut HeldP<'_>) {
+        if let Some(p) = held.p {
+            if self.marking() {
+                self.flush_wb(&mut local, p);
+                let PLocal { gcw, .. } = &mut *local;
+                self.mark.dispose(gcw, p);
+            }
         }
         drop(local);
-        self.sched.release(p);
+        self.release_p(&mut held.p);
+    }
+
+    /// A mark segment is about to run on P `p`: the place `Fault::MarkWorkerPanics` strikes.
+    fn inject_worker_fault(&self, p: usize) {
+        if self.opts.fault == Some(Fault::MarkWorkerPanics) {
+            panic!("injected fault: the mark worker on P {p} panics");
+        }
     }
 
     pub(super) fn fractional(&self, local: &mut PLocal, p: usize) {
@@ -70,7 +80,8 @@ impl Gc {
     // ---- mark workers ----
 
     /// A mark worker thread (one per P, like gcBgMarkWorker): dedicated if its index is below
-    /// this cycle's dedicated count, otherwise an idle worker on Ps nobody wants.
+    /// this cycle's dedicated count, otherwise an idle worker on Ps nobody wants. The P it
+    /// takes is held by a `HeldP`, so a panic gives it back and stops the run.
     pub fn worker(&self, id: usize) {
         // A cycle in progress when the run stops still needs its workers to finish marking,
         // so workers leave only when the coordinator is done.
@@ -81,19 +92,23 @@ impl Gc {
             }
             if (id as u32) < self.dedicated.load(Relaxed) {
                 let p = self.sched.acquire_prio();
+                let mut held = HeldP::holding(self, p);
                 let mut local = self.local(p);
                 if self.marking() {
+                    self.inject_worker_fault(p);
                     self.work_segment(&mut local, p, Seg::Background, |_| {
                         self.sched.stopping_world() || !self.marking()
                     });
                 }
-                self.put_p(local, p);
+                self.put_p(local, &mut held);
             } else if let Some(p) = self.sched.try_acquire_idle() {
+                let mut held = HeldP::holding(self, p);
                 let mut local = self.local(p);
                 if self.marking() {
+                    self.inject_worker_fault(p);
                     self.work_segment(&mut local, p, Seg::Idle, |_| self.sched.contended());
                 }
-                self.put_p(local, p);
+                self.put_p(local, &mut held);
             } else {
                 std::thread::sleep(Duration::from_micros(50));
             }

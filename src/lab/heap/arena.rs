@@ -1,13 +1,16 @@
 //! The arena: one zeroed allocation of words, handed out in whole pages. Pages come back to
 //! per-length free lists when their span is freed; nothing is returned to the OS.
 
-use super::Heap;
+use super::{Heap, PageId};
 use std::collections::BTreeMap;
 
 pub(super) struct PageAlloc {
+    /// The first page never handed out (pages below it are in spans or free lists).
     pub(super) next: u32,
+    /// Pages in the arena.
     pub(super) limit: u32,
-    pub(super) free: BTreeMap<u32, Vec<u32>>,
+    /// Freed runs of pages by length: their first pages.
+    pub(super) free: BTreeMap<u32, Vec<PageId>>,
 }
 
 /// A zeroed boxed slice of a type for which all-zero bytes are a valid value (atomics and
@@ -38,7 +41,8 @@ impl Heap {
         self.pages.lock().limit as u64 * 8192
     }
 
-    pub(super) fn alloc_pages(&self, n: u32) -> Option<u32> {
+    /// `n` contiguous pages: the first of them.
+    pub(super) fn alloc_pages(&self, n: u32) -> Option<PageId> {
         let mut p = self.pages.lock();
         if let Some(start) = p.free.get_mut(&n).and_then(|v| v.pop()) {
             return Some(start);
@@ -48,6 +52,6 @@ impl Heap {
         }
         let start = p.next;
         p.next += n;
-        Some(start)
+        Some(PageId::new(start))
     }
 }

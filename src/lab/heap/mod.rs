@@ -1,9 +1,10 @@
 //! The lab's heap: an arena of 8 KiB pages carved into spans of Go's size classes.
 //!
-//! A reference is a `u32` word index into the arena (0 is nil: page 0 is never used), so the
-//! pointers objects hold really live in arena memory and marking really loads them, as Go's
-//! does. Every word is an `AtomicU64`: mutators and markers race on heap words as in Go,
-//! without undefined behaviour. Orderings are argued for weakly ordered CPUs (ARM), not from
+//! A reference (`ObjRef`) is a `u32` word index into the arena (0 is nil: page 0 is never
+//! used), so the pointers objects hold really live in arena memory and marking really loads
+//! them, as Go's does. References, pages and spans are newtypes (`ids`); every conversion
+//! between them, or from them to word indexes, is in `heap`. Every word is an `AtomicU64`:
+//! mutators and markers race on heap words as in Go, without undefined behaviour. Orderings are argued for weakly ordered CPUs (ARM), not from
 //! x86's: an object is initialised with Relaxed stores and published by a Release fence at
 //! the end of allocation (Go's publicationBarrier); pointer stores by mutators are Release and
 //! their pointer loads Acquire; markers load slots Relaxed and put one Acquire fence before
@@ -20,11 +21,13 @@
 //! mark bits, like Go's malloc-header objects.
 
 mod arena;
+mod ids;
 pub mod sizeclass;
 mod span;
 mod sweep;
 
 use arena::{zeroed, PageAlloc};
+pub use ids::{AtomicObjRef, ObjRef, PageId, SpanId};
 use parking_lot::Mutex;
 use sizeclass::SpanClass;
 pub use span::ObjLoc;
@@ -35,16 +38,15 @@ use std::sync::atomic::{
     Ordering::{Acquire, Relaxed, Release},
 };
 
-pub type Ref = u32;
-pub const PAGE_WORDS: u32 = 1024;
+const PAGE_WORDS: u32 = 1024;
 /// What sweeping writes over freed objects when poisoning is on (tests): a load of it as a
 /// pointer is out of range and is counted as a bad reference.
 pub const POISON: u64 = 0xDEAD_BEEF_DEAD_BEEF;
 
 /// Word offsets of the inline area inside a page.
 const PTR_BITS: u32 = 992;
-pub(super) const SCANS: u32 = 1008;
-pub(super) const MARKS: u32 = 1016;
+const SCANS: u32 = 1008;
+const MARKS: u32 = 1016;
 pub(super) const TOP_BYTE: u64 = 0xFF << 56;
 /// Ownership states (`spanScanUnowned`, `spanScanOneMark`, `spanScanManyMark`).
 pub(super) const ONE_MARK: u64 = 1 << 56;
@@ -85,15 +87,17 @@ pub struct AllocClass {
 
 pub struct Heap {
     words: Box<[AtomicU64]>,
+    /// Span metadata, indexed by page (meaningful at a span's first page).
     spans: Box<[Span]>,
+    /// The span each page belongs to (`SpanId::to_table`; 0: none).
     page_span: Box<[AtomicU32]>,
     pages: Mutex<PageAlloc>,
     /// Swept spans with free slots, per span class.
-    partial: Vec<Mutex<Vec<u32>>>,
+    partial: Vec<Mutex<Vec<SpanId>>>,
     /// Spans in use that are swept (or being allocated from) in this sweep generation.
-    in_use: Mutex<Vec<u32>>,
+    in_use: Mutex<Vec<SpanId>>,
     /// Spans left to sweep this generation and the next one to take.
-    to_sweep: Mutex<Vec<u32>>,
+    to_sweep: Mutex<Vec<SpanId>>,
     sweep_cursor: AtomicU32,
     sweepgen: AtomicU32,
     /// Bytes in spans handed to mcaches plus large objects (Go's heapLive).
@@ -150,47 +154,85 @@ impl Heap {
     }
 
     #[inline]
-    pub fn load(&self, w: Ref) -> u64 {
-        self.words[w as usize].load(Relaxed)
+    pub fn load(&self, w: ObjRef) -> u64 {
+        self.word(w).load(Relaxed)
     }
     /// Loads a pointer slot with Acquire (see `store_release`).
     #[inline]
-    pub fn load_acquire(&self, w: Ref) -> u64 {
-        self.words[w as usize].load(Acquire)
+    pub fn load_acquire(&self, w: ObjRef) -> u64 {
+        self.word(w).load(Acquire)
     }
 
     /// Stores a pointer with Release: the object it points to, initialised before, is
     /// visible to whoever loads the pointer with Acquire (or Relaxed and an Acquire fence).
     #[inline]
-    pub fn store_release(&self, w: Ref, v: u64) {
-        self.words[w as usize].store(v, Release)
+    pub fn store_release(&self, w: ObjRef, v: u64) {
+        self.word(w).store(v, Release)
     }
 
     #[inline]
-    pub fn store(&self, w: Ref, v: u64) {
-        self.words[w as usize].store(v, Relaxed)
+    pub fn store(&self, w: ObjRef, v: u64) {
+        self.word(w).store(v, Relaxed)
     }
     #[inline]
-    pub fn word(&self, w: u32) -> &AtomicU64 {
-        &self.words[w as usize]
+    fn word(&self, w: ObjRef) -> &AtomicU64 {
+        &self.words[w.index()]
+    }
+
+    /// Word `off` of a span's first page: its pointer bitmap and inline mark bits.
+    #[inline]
+    fn span_word(&self, span: SpanId, off: u32) -> &AtomicU64 {
+        &self.words[span.word_index(off)]
+    }
+
+    /// Green Tea's scan bits `i` (of 8 words) of an inline span; word 7's top byte is the
+    /// ownership byte.
+    #[inline]
+    pub fn scans_word(&self, span: SpanId, i: u32) -> &AtomicU64 {
+        self.span_word(span, SCANS + i)
+    }
+
+    /// Mark bits `i` (of 8 words) of an inline span; word 7's top byte is the class byte.
+    #[inline]
+    pub fn marks_word(&self, span: SpanId, i: u32) -> &AtomicU64 {
+        self.span_word(span, MARKS + i)
+    }
+
+    /// The word holding an inline span's ownership byte (`spanScanOwnership`) in its top byte.
+    #[inline]
+    pub fn owner_word(&self, span: SpanId) -> &AtomicU64 {
+        self.scans_word(span, 7)
+    }
+
+    /// The metadata of a span.
+    #[inline]
+    fn span(&self, span: SpanId) -> &Span {
+        &self.spans[span.index()]
+    }
+
+    /// The span page `page` belongs to, if it is in a live span.
+    #[inline]
+    pub fn span_of_page(&self, page: PageId) -> Option<SpanId> {
+        SpanId::from_table(self.page_span.get(page.index())?.load(Relaxed))
+    }
+
+    /// The span word `r` is in, if it is in a live span.
+    #[inline]
+    pub fn span_of(&self, r: ObjRef) -> Option<SpanId> {
+        self.span_of_page(r.page())
     }
 
     /// The object containing word `r` (interior pointers allowed), if `r` is in a live span.
     #[inline]
-    pub fn find(&self, r: Ref) -> Option<ObjLoc> {
-        let page = (r / PAGE_WORDS) as usize;
-        let span = self.page_span.get(page)?.load(Relaxed);
-        if span == 0 {
-            return None;
-        }
-        let s = &self.spans[span as usize];
+    pub fn find(&self, r: ObjRef) -> Option<ObjLoc> {
+        let span = self.span_of(r)?;
+        let s = self.span(span);
         let elem_words = s.elem_words.load(Relaxed);
         let nelems = s.nelems.load(Relaxed);
         if elem_words == 0 {
             return None;
         }
-        let start = span * PAGE_WORDS;
-        let idx = (r - start) / elem_words;
+        let idx = span.offset_of(r) / elem_words;
         if idx >= nelems {
             return None;
         }
@@ -198,7 +240,7 @@ impl Heap {
         Some(ObjLoc {
             span,
             idx,
-            base: start + idx * elem_words,
+            base: span.base().word(idx * elem_words),
             elem_words,
             inline: class != 0 && sizeclass::inline_bits(class),
             noscan: s.noscan.load(Relaxed) != 0,
@@ -211,12 +253,9 @@ impl Heap {
     pub fn mark_word(&self, o: &ObjLoc) -> (&AtomicU64, u64) {
         let bit = 1u64 << (o.idx % 64);
         if o.inline {
-            (self.word(o.span * PAGE_WORDS + MARKS + o.idx / 64), bit)
+            (self.marks_word(o.span, o.idx / 64), bit)
         } else {
-            (
-                &self.spans[o.span as usize].side_marks[(o.idx / 64) as usize],
-                bit,
-            )
+            (&self.span(o.span).side_marks[(o.idx / 64) as usize], bit)
         }
     }
 
@@ -228,28 +267,28 @@ impl Heap {
 
     #[inline]
     pub fn is_allocated(&self, o: &ObjLoc) -> bool {
-        let s = &self.spans[o.span as usize];
+        let s = self.span(o.span);
         s.alloc[(o.idx / 64) as usize].load(Relaxed) & (1 << (o.idx % 64)) != 0
     }
 
     /// Calls `f(word)` for each pointer slot of the object at `o`.
     #[inline]
-    pub fn for_each_ptr_slot(&self, o: &ObjLoc, mut f: impl FnMut(Ref)) {
+    pub fn for_each_ptr_slot(&self, o: &ObjLoc, mut f: impl FnMut(ObjRef)) {
         if o.noscan {
             return;
         }
         if o.inline {
-            let page = o.span * PAGE_WORDS;
-            let first = o.base - page;
+            let page = o.span.base();
+            let first = o.idx * o.elem_words;
             let mut w = first;
             let end = first + o.elem_words;
             while w < end {
-                let bits = self.load(page + PTR_BITS + w / 64) >> (w % 64);
+                let bits = self.span_word(o.span, PTR_BITS + w / 64).load(Relaxed) >> (w % 64);
                 let n = (64 - w % 64).min(end - w);
                 let mut bits = if n == 64 { bits } else { bits & ((1 << n) - 1) };
                 while bits != 0 {
                     let b = bits.trailing_zeros();
-                    f(page + w + b);
+                    f(page.word(w + b));
                     bits &= bits - 1;
                 }
                 w += n;
@@ -258,7 +297,7 @@ impl Heap {
             let tid = self.load(o.base) as usize;
             if let Some(t) = self.types.get(tid) {
                 for &p in &t.ptrs {
-                    f(o.base + 1 + p);
+                    f(o.base.word(1 + p));
                 }
             }
         }
@@ -279,14 +318,13 @@ impl Heap {
 
     /// Zeroes a new object and writes its header or pointer bits. Returns the reference the
     /// program uses (after the header).
-    pub fn init_object(&self, o: &ObjLoc, tid: TypeId) -> Ref {
-        for w in o.base..o.base + o.elem_words {
-            self.store(w, 0);
+    pub fn init_object(&self, o: &ObjLoc, tid: TypeId) -> ObjRef {
+        for i in 0..o.elem_words {
+            self.store(o.base.word(i), 0);
         }
         let t = &self.types[tid as usize];
         if o.inline && !o.noscan {
-            let page = o.span * PAGE_WORDS;
-            let first = o.base - page;
+            let first = o.idx * o.elem_words;
             // Clear this slot's bits, then set the type's.
             let mut w = first;
             let end = first + o.elem_words;
@@ -297,19 +335,19 @@ impl Heap {
                 } else {
                     ((1u64 << n) - 1) << (w % 64)
                 };
-                self.word(page + PTR_BITS + w / 64)
+                self.span_word(o.span, PTR_BITS + w / 64)
                     .fetch_and(!mask, Relaxed);
                 w += n;
             }
             for &p in &t.ptrs {
                 let w = first + p;
-                self.word(page + PTR_BITS + w / 64)
+                self.span_word(o.span, PTR_BITS + w / 64)
                     .fetch_or(1 << (w % 64), Relaxed);
             }
             o.base
         } else if t.has_header() {
             self.store(o.base, tid as u64);
-            o.base + 1
+            o.base.word(1)
         } else {
             o.base
         }
@@ -353,13 +391,14 @@ mod tests {
         let AllocClass { class, noscan, .. } = h.class_of(0);
         let span = h.new_span(class.unwrap(), noscan, 0).unwrap();
         let i = h.next_free(span).unwrap().idx;
-        let o = h.find(span * PAGE_WORDS + i * 2 + 1).unwrap();
-        assert_eq!(o.base, span * PAGE_WORDS);
+        let o = h.find(span.base().word(i * 2 + 1)).unwrap();
+        assert_eq!(o.base, span.base());
+        assert_eq!(h.span_of(o.base), Some(span));
         assert!(o.inline);
         let r = h.init_object(&o, 0);
         let mut slots = vec![];
         h.for_each_ptr_slot(&o, |w| slots.push(w));
-        assert_eq!(slots, vec![r, r + 1]);
+        assert_eq!(slots, vec![r, r.word(1)]);
         // A second object stays unmarked and is freed (and poisoned) by the sweep.
         let j = h.next_free(span).unwrap().idx;
         let (w, bit) = h.mark_word(&o);
@@ -367,7 +406,7 @@ mod tests {
         h.start_sweep();
         assert_eq!(h.sweep_next(), Some((span, true)));
         assert_eq!(h.objects_freed.load(Relaxed), 1);
-        assert_eq!(h.load(span * PAGE_WORDS + j * 2), POISON);
+        assert_eq!(h.load(span.base().word(j * 2)), POISON);
         assert!(!h.is_marked(&o));
         assert!(h.is_allocated(&o));
 
@@ -376,12 +415,12 @@ mod tests {
         assert_eq!((CLASS_SIZE[class.unwrap() as usize], bytes), (896, 776));
         let big = h.new_span(class.unwrap(), false, 0).unwrap();
         let k = h.next_free(big).unwrap().idx;
-        let o = h.find(big * PAGE_WORDS + k * 112).unwrap();
+        let o = h.find(big.base().word(k * 112)).unwrap();
         let r = h.init_object(&o, 1);
-        assert_eq!(r, o.base + 1);
+        assert_eq!(r, o.base.word(1));
         let mut n = 0;
         h.for_each_ptr_slot(&o, |w| {
-            assert!(w > o.base && w < o.base + 112);
+            assert!(w > o.base && w < o.base.word(112));
             n += 1
         });
         assert_eq!(n, 96);

@@ -2,7 +2,7 @@
 //! slot of one.
 
 use super::sizeclass::{self, SpanClass, CLASS_PAGES, CLASS_SIZE};
-use super::{Heap, Ref, MARKS, PAGE_WORDS, PTR_BITS, SCANS, TOP_BYTE};
+use super::{Heap, ObjRef, PageId, SpanId, MARKS, PAGE_WORDS, PTR_BITS, TOP_BYTE};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
@@ -25,11 +25,11 @@ pub(super) struct Span {
 /// Where an object lives.
 #[derive(Debug, Clone, Copy)]
 pub struct ObjLoc {
-    /// First page of the span.
-    pub span: u32,
+    pub span: SpanId,
+    /// The object's index in its span.
     pub idx: u32,
     /// First word of the object (its header, if any).
-    pub base: Ref,
+    pub base: ObjRef,
     pub elem_words: u32,
     pub inline: bool,
     pub noscan: bool,
@@ -37,9 +37,33 @@ pub struct ObjLoc {
     pub class: u8,
 }
 
+impl ObjLoc {
+    /// Object `idx` of the same span (same geometry).
+    #[inline]
+    pub fn sibling(&self, idx: u32) -> ObjLoc {
+        ObjLoc {
+            idx,
+            base: self.span.base().word(idx * self.elem_words),
+            ..*self
+        }
+    }
+
+    /// One past the object's last word.
+    #[inline]
+    pub fn end(&self) -> ObjRef {
+        self.base.word(self.elem_words)
+    }
+
+    /// The page the object starts on.
+    #[inline]
+    pub fn page(&self) -> PageId {
+        self.base.page()
+    }
+}
+
 impl Heap {
     /// A fresh span for a class (0: one large object of `large_bytes`).
-    pub fn new_span(&self, class: u8, noscan: bool, large_bytes: u32) -> Option<u32> {
+    pub fn new_span(&self, class: u8, noscan: bool, large_bytes: u32) -> Option<SpanId> {
         let (npages, elem_bytes, nelems) = if class == 0 {
             let np = large_bytes.div_ceil(8192);
             (np, np * 8192, 1)
@@ -50,8 +74,9 @@ impl Heap {
                 sizeclass::nelems(class),
             )
         };
-        let start = self.alloc_pages(npages)?;
-        let s = &self.spans[start as usize];
+        let first = self.alloc_pages(npages)?;
+        let span = SpanId::starting_at(first);
+        let s = self.span(span);
         s.class.store(class, Relaxed);
         s.noscan.store(noscan as u8, Relaxed);
         s.npages.store(npages, Relaxed);
@@ -64,32 +89,32 @@ impl Heap {
             w.store(0, Relaxed);
         }
         if class != 0 && sizeclass::inline_bits(class) {
-            let page = start * PAGE_WORDS;
             for w in PTR_BITS..PAGE_WORDS {
-                self.store(page + w, 0);
+                self.span_word(span, w).store(0, Relaxed);
             }
-            self.store(page + MARKS + 7, (class as u64) << 56);
+            self.span_word(span, MARKS + 7)
+                .store((class as u64) << 56, Relaxed);
         }
-        for p in start..start + npages {
-            self.page_span[p as usize].store(start, Relaxed);
+        for p in first.run(npages) {
+            self.page_span[p.index()].store(span.to_table(), Relaxed);
         }
         // Relaxed: the span is the allocating thread's until its first object is published by
         // `alloc`'s Release fence; other threads find it only through such a pointer or a mutex.
         s.in_use.store(1, Relaxed);
-        self.in_use.lock().push(start);
-        Some(start)
+        self.in_use.lock().push(span);
+        Some(span)
     }
 
     /// Takes a free slot of small-object span `span`, owned by the caller's mcache.
-    pub fn next_free(&self, span: u32) -> Option<ObjLoc> {
+    pub fn next_free(&self, span: SpanId) -> Option<ObjLoc> {
         let idx = self.next_free_index(span)?;
-        let s = &self.spans[span as usize];
+        let s = self.span(span);
         let ew = s.elem_words.load(Relaxed);
         let class = s.class.load(Relaxed);
         Some(ObjLoc {
             span,
             idx,
-            base: span * PAGE_WORDS + idx * ew,
+            base: span.base().word(idx * ew),
             elem_words: ew,
             inline: sizeclass::inline_bits(class),
             noscan: s.noscan.load(Relaxed) != 0,
@@ -100,7 +125,7 @@ impl Heap {
     /// A large object in a span of its own; `None` when the arena is full.
     pub fn alloc_large(&self, bytes: u32, noscan: bool) -> Option<ObjLoc> {
         let span = self.new_span(0, noscan, bytes)?;
-        let s = &self.spans[span as usize];
+        let s = self.span(span);
         let ew = s.elem_words.load(Relaxed);
         s.alloc[0].store(1, Relaxed);
         s.alloc_count.store(1, Relaxed);
@@ -108,7 +133,7 @@ impl Heap {
         Some(ObjLoc {
             span,
             idx: 0,
-            base: span * PAGE_WORDS,
+            base: span.base(),
             elem_words: ew,
             inline: false,
             noscan,
@@ -117,40 +142,40 @@ impl Heap {
     }
 
     /// Bytes of the free slots of a span (what an mcache refill charges to heapLive).
-    pub fn free_bytes(&self, span: u32) -> u64 {
-        let s = &self.spans[span as usize];
+    pub fn free_bytes(&self, span: SpanId) -> u64 {
+        let s = self.span(span);
         let free = s.nelems.load(Relaxed) - s.alloc_count.load(Relaxed);
         free as u64 * s.elem_words.load(Relaxed) as u64 * 8
     }
 
     /// Mark bits `i` (of 8 words) of a span: inline or side bits, without the class byte.
-    pub fn marks(&self, span: u32, i: u32) -> u64 {
-        let s = &self.spans[span as usize];
+    pub fn marks(&self, span: SpanId, i: u32) -> u64 {
+        let s = self.span(span);
         let class = s.class.load(Relaxed);
         if class != 0 && sizeclass::inline_bits(class) {
-            self.load(span * PAGE_WORDS + MARKS + i) & if i == 7 { !TOP_BYTE } else { !0 }
+            self.marks_word(span, i).load(Relaxed) & if i == 7 { !TOP_BYTE } else { !0 }
         } else {
             s.side_marks[i as usize].load(Relaxed)
         }
     }
 
     /// Green Tea's scan bits `i` of an inline span, without the ownership byte.
-    pub fn scans(&self, span: u32, i: u32) -> u64 {
-        self.load(span * PAGE_WORDS + SCANS + i) & if i == 7 { !TOP_BYTE } else { !0 }
+    pub fn scans(&self, span: SpanId, i: u32) -> u64 {
+        self.scans_word(span, i).load(Relaxed) & if i == 7 { !TOP_BYTE } else { !0 }
     }
 
     /// Allocation bits `i` of a span.
-    pub fn alloc_bits(&self, span: u32, i: u32) -> u64 {
-        self.spans[span as usize].alloc[i as usize].load(Relaxed)
+    pub fn alloc_bits(&self, span: SpanId, i: u32) -> u64 {
+        self.span(span).alloc[i as usize].load(Relaxed)
     }
 
     /// The spans in use, swept or not.
-    pub fn spans_in_use(&self) -> Vec<u32> {
+    pub fn spans_in_use(&self) -> Vec<SpanId> {
         self.in_use.lock().clone()
     }
 
-    fn next_free_index(&self, span: u32) -> Option<u32> {
-        let s = &self.spans[span as usize];
+    fn next_free_index(&self, span: SpanId) -> Option<u32> {
+        let s = self.span(span);
         let nelems = s.nelems.load(Relaxed);
         let mut i = s.free_index.load(Relaxed);
         while i < nelems {
@@ -172,7 +197,7 @@ impl Heap {
         None
     }
 
-    pub fn pop_partial(&self, spc: SpanClass) -> Option<u32> {
+    pub fn pop_partial(&self, spc: SpanClass) -> Option<SpanId> {
         self.partial[spc.index()].lock().pop()
     }
 
@@ -182,8 +207,8 @@ impl Heap {
         }
     }
 
-    pub fn span_class(&self, span: u32) -> SpanClass {
-        let s = &self.spans[span as usize];
+    pub fn span_class(&self, span: SpanId) -> SpanClass {
+        let s = self.span(span);
         SpanClass::new(s.class.load(Relaxed), s.noscan.load(Relaxed) != 0)
     }
 }

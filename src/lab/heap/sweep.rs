@@ -3,7 +3,7 @@
 //! generation, as Go's do.
 
 use super::sizeclass::{self, SpanClass};
-use super::{Heap, MARKS, PAGE_WORDS, POISON, SCANS, TOP_BYTE};
+use super::{Heap, SpanId, POISON, TOP_BYTE};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl Heap {
@@ -19,7 +19,7 @@ impl Heap {
 
     /// Sweeps the next unswept span; `None` when none is left. Returns the span and whether it
     /// survived (has objects left).
-    pub fn sweep_next(&self) -> Option<(u32, bool)> {
+    pub fn sweep_next(&self) -> Option<(SpanId, bool)> {
         loop {
             let i = self.sweep_cursor.fetch_add(1, Relaxed) as usize;
             let span = *self.to_sweep.lock().get(i)?;
@@ -36,9 +36,9 @@ impl Heap {
 
     /// Sweeps one span if it still needs it (claiming it by its sweep generation). Returns
     /// whether it still holds objects, or `None` if someone else swept it.
-    pub fn sweep_span(&self, span: u32) -> Option<bool> {
+    pub fn sweep_span(&self, span: SpanId) -> Option<bool> {
         let sg = self.sweepgen.load(Relaxed);
-        let s = &self.spans[span as usize];
+        let s = self.span(span);
         // Relaxed: the CAS only claims the span (one winner per RMW order); what the sweeper
         // writes reaches allocators through the partial and in-use lists (mutexes).
         if s.sweepgen
@@ -49,14 +49,13 @@ impl Heap {
         }
         let class = s.class.load(Relaxed);
         let inline = class != 0 && sizeclass::inline_bits(class);
-        let page = span * PAGE_WORDS;
         let nelems = s.nelems.load(Relaxed);
         let elem_words = s.elem_words.load(Relaxed);
         let mut live = 0u32;
         let mut freed = 0u64;
         for i in 0..8u32 {
             let marks = if inline {
-                let w = self.load(page + MARKS + i);
+                let w = self.marks_word(span, i).load(Relaxed);
                 if i == 7 {
                     w & !TOP_BYTE
                 } else {
@@ -74,9 +73,9 @@ impl Heap {
                     let idx = i * 64 + d.trailing_zeros();
                     d &= d - 1;
                     if idx < nelems {
-                        let base = page + idx * elem_words;
-                        for w in base..base + elem_words {
-                            self.store(w, POISON);
+                        let base = span.base().word(idx * elem_words);
+                        for w in 0..elem_words {
+                            self.store(base.word(w), POISON);
                         }
                     }
                 }
@@ -88,10 +87,11 @@ impl Heap {
         }
         if inline {
             for i in 0..8 {
-                self.store(page + SCANS + i, 0);
-                self.store(page + MARKS + i, 0);
+                self.scans_word(span, i).store(0, Relaxed);
+                self.marks_word(span, i).store(0, Relaxed);
             }
-            self.store(page + MARKS + 7, (class as u64) << 56);
+            self.marks_word(span, 7)
+                .store((class as u64) << 56, Relaxed);
         }
         self.objects_freed.fetch_add(freed, Relaxed);
         s.alloc_count.store(live, Relaxed);
@@ -110,14 +110,19 @@ impl Heap {
         Some(true)
     }
 
-    pub(super) fn free_span(&self, span: u32) {
-        let s = &self.spans[span as usize];
+    pub(super) fn free_span(&self, span: SpanId) {
+        let s = self.span(span);
         let npages = s.npages.load(Relaxed);
-        for p in span..span + npages {
-            self.page_span[p as usize].store(0, Relaxed);
+        for p in span.first_page().run(npages) {
+            self.page_span[p.index()].store(0, Relaxed);
         }
         s.in_use.store(0, Relaxed);
         s.elem_words.store(0, Relaxed);
-        self.pages.lock().free.entry(npages).or_default().push(span);
+        self.pages
+            .lock()
+            .free
+            .entry(npages)
+            .or_default()
+            .push(span.first_page());
     }
 }

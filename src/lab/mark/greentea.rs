@@ -3,30 +3,32 @@
 //! at most one queue, and `scanSpan` with its single-object fast path.
 
 use super::{GcWork, Marking};
-use crate::lab::heap::{Heap, ObjLoc, MANY_MARK, MARKS, ONE_MARK, PAGE_WORDS, SCANS, TOP_BYTE};
+use crate::lab::heap::{Heap, SpanId, MANY_MARK, ONE_MARK, TOP_BYTE};
 use std::sync::atomic::Ordering::{Relaxed, SeqCst};
 
 /// A span queue entry (Go's `objptr`): the span and the index of the object whose mark queued
-/// it, its "representative", which the single-object fast path scans.
+/// it, its "representative", which the single-object fast path scans. Go packs both into one
+/// pointer-sized word; two `u32`s are the same 8 bytes without the packing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpanQEntry(u64);
+pub struct SpanQEntry {
+    span: SpanId,
+    rep: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<SpanQEntry>() == 8);
 
 impl SpanQEntry {
-    /// Object indexes fit 10 bits: an inline span holds at most 496 objects.
-    const IDX_BITS: u32 = 10;
-
-    pub fn new(span: u32, idx: u32) -> SpanQEntry {
-        debug_assert!(idx < 1 << Self::IDX_BITS);
-        SpanQEntry(((span as u64) << Self::IDX_BITS) | idx as u64)
+    pub fn new(span: SpanId, idx: u32) -> SpanQEntry {
+        SpanQEntry { span, rep: idx }
     }
 
-    pub fn span(self) -> u32 {
-        (self.0 >> Self::IDX_BITS) as u32
+    pub fn span(self) -> SpanId {
+        self.span
     }
 
     /// The representative object's index in the span.
     pub fn rep(self) -> u32 {
-        (self.0 & ((1 << Self::IDX_BITS) - 1)) as u32
+        self.rep
     }
 }
 
@@ -77,38 +79,30 @@ impl Marking {
     pub(super) fn scan_span(&self, heap: &Heap, gcw: &mut GcWork, p: usize, entry: SpanQEntry) {
         let span = entry.span();
         let rep = entry.rep();
-        let page = span * PAGE_WORDS;
-        let owned = heap.word(page + SCANS + 7).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
-        let Some(first) = heap.find(page) else {
+        let owned = heap.owner_word(span).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
+        let Some(first) = heap.find(span.base()) else {
             gcw.stats.bad_pointers += 1;
             return;
         };
-        let ew = first.elem_words;
         if owned == ONE_MARK {
-            let w = heap.word(page + SCANS + rep / 64);
+            let w = heap.scans_word(span, rep / 64);
             let bit = 1u64 << (rep % 64);
             if w.fetch_or(bit, Relaxed) & bit == 0 {
-                let o = ObjLoc {
-                    idx: rep,
-                    base: page + rep * ew,
-                    ..first
-                };
-                self.scan_object(heap, gcw, p, &o);
+                self.scan_object(heap, gcw, p, &first.sibling(rep));
             }
             return;
         }
         let mut grey = [0u64; 8];
         let mut objs = 0;
         for (i, g) in grey.iter_mut().enumerate() {
-            let marks = heap.word(page + MARKS + i as u32).load(SeqCst)
-                & if i == 7 { !TOP_BYTE } else { !0 };
-            let scans = heap.load(page + SCANS + i as u32);
+            let marks =
+                heap.marks_word(span, i as u32).load(SeqCst) & if i == 7 { !TOP_BYTE } else { !0 };
+            let scans = heap.scans_word(span, i as u32).load(Relaxed);
             let to_grey = marks & !scans;
             if to_grey != 0 {
                 // Relaxed: only the span's owner and allocate-black (before its Release mark)
                 // set scan bits; the RMW keeps both.
-                heap.word(page + SCANS + i as u32)
-                    .fetch_or(to_grey, Relaxed);
+                heap.scans_word(span, i as u32).fetch_or(to_grey, Relaxed);
                 *g = to_grey;
                 objs += to_grey.count_ones() as u64;
             }
@@ -125,12 +119,7 @@ impl Marking {
             while g != 0 {
                 let idx = i as u32 * 64 + g.trailing_zeros();
                 g &= g - 1;
-                let o = ObjLoc {
-                    idx,
-                    base: page + idx * ew,
-                    ..first
-                };
-                self.scan_object(heap, gcw, p, &o);
+                self.scan_object(heap, gcw, p, &first.sibling(idx));
             }
         }
     }
@@ -138,8 +127,8 @@ impl Marking {
 
 /// `tryAcquire` on the span's ownership byte: true for the one thread that saw it unowned.
 #[inline]
-pub(super) fn try_acquire(heap: &Heap, span: u32) -> bool {
-    let w = heap.word(span * PAGE_WORDS + SCANS + 7);
+pub(super) fn try_acquire(heap: &Heap, span: SpanId) -> bool {
+    let w = heap.owner_word(span);
     let cur = w.load(SeqCst) & TOP_BYTE;
     if cur == 0 {
         if w.fetch_or(ONE_MARK, SeqCst) & TOP_BYTE == 0 {

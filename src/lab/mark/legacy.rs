@@ -3,20 +3,20 @@
 //! guarded stack instead of Go's lock-free `lfstack`.
 
 use super::{GcWork, Marking};
-use crate::lab::heap::Ref;
+use crate::lab::heap::ObjRef;
 use std::sync::atomic::Ordering::Relaxed;
 
 pub const WORKBUF: usize = 253;
 
 impl Marking {
-    pub(super) fn put_full(&self, buf: Vec<Ref>) {
+    pub(super) fn put_full(&self, buf: Vec<ObjRef>) {
         let mut f = self.full.lock();
         f.push(buf);
         // Relaxed: a hint for `global_work`; the buffers move under the mutex.
         self.full_len.store(f.len(), Relaxed);
     }
 
-    pub(super) fn get_full(&self) -> Option<Vec<Ref>> {
+    pub(super) fn get_full(&self) -> Option<Vec<ObjRef>> {
         if self.full_len.load(Relaxed) == 0 {
             return None;
         }
@@ -26,7 +26,7 @@ impl Marking {
         b
     }
 
-    pub(super) fn put_obj(&self, gcw: &mut GcWork, base: Ref) {
+    pub(super) fn put_obj(&self, gcw: &mut GcWork, base: ObjRef) {
         if gcw.wbuf1.len() >= WORKBUF {
             std::mem::swap(&mut gcw.wbuf1, &mut gcw.wbuf2);
             if gcw.wbuf1.len() >= WORKBUF {
@@ -37,7 +37,7 @@ impl Marking {
         gcw.wbuf1.push(base);
     }
 
-    pub(super) fn get_obj(&self, gcw: &mut GcWork) -> Option<Ref> {
+    pub(super) fn get_obj(&self, gcw: &mut GcWork) -> Option<ObjRef> {
         if let Some(r) = gcw.wbuf1.pop() {
             return Some(r);
         }

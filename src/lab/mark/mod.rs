@@ -11,7 +11,7 @@ mod greentea;
 mod legacy;
 
 use super::heap::sizeclass::NUM_CLASSES;
-use super::heap::{Heap, ObjLoc, Ref, PAGE_WORDS};
+use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId};
 use super::rand::next_rand;
 use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
@@ -113,14 +113,14 @@ impl MarkStats {
 /// One P's marking state (Go's `gcWork`).
 #[derive(Default)]
 pub struct GcWork {
-    wbuf1: Vec<Ref>,
-    wbuf2: Vec<Ref>,
+    wbuf1: Vec<ObjRef>,
+    wbuf2: Vec<ObjRef>,
     ring: VecDeque<SpanQEntry>,
     puts: u32,
     stats: MarkStats,
     /// Page of the current visit and its run length (page scan density, one definition for
     /// both markers: a visit is a maximal run of consecutive object scans on one page).
-    last_page: u32,
+    last_page: PageId,
     run: u64,
 }
 
@@ -139,7 +139,7 @@ impl GcWork {
         self.wbuf1.is_empty() && self.wbuf2.is_empty() && self.ring.is_empty()
     }
 
-    fn note_scan(&mut self, page: u32) {
+    fn note_scan(&mut self, page: PageId) {
         if page == self.last_page && self.run > 0 {
             self.run += 1;
         } else {
@@ -163,7 +163,7 @@ impl GcWork {
 /// A root job: a range of slots in one root array.
 #[derive(Clone)]
 pub struct RootJob {
-    pub slots: Arc<[std::sync::atomic::AtomicU32]>,
+    pub slots: Arc<[AtomicObjRef]>,
     pub start: usize,
     pub end: usize,
 }
@@ -171,7 +171,7 @@ pub struct RootJob {
 /// Mark state shared by all Ps.
 pub struct Marking {
     marker: Marker,
-    full: Mutex<Vec<Vec<Ref>>>,
+    full: Mutex<Vec<Vec<ObjRef>>>,
     full_len: AtomicUsize,
     chains: Vec<Mutex<VecDeque<SpanQEntry>>>,
     spanq_mask: AtomicU64,
@@ -215,8 +215,8 @@ impl Marking {
 
     /// Marks the object `r` points into and queues it for scanning if it has pointers.
     #[inline]
-    pub fn shade(&self, heap: &Heap, gcw: &mut GcWork, p: usize, r: Ref) {
-        if r == 0 {
+    pub fn shade(&self, heap: &Heap, gcw: &mut GcWork, p: usize, r: ObjRef) {
+        if r.is_nil() {
             return;
         }
         let Some(o) = heap.find(r) else {
@@ -270,23 +270,21 @@ impl Marking {
     /// Scans one object: loads each pointer slot and shades what it points to.
     #[inline]
     fn scan_object(&self, heap: &Heap, gcw: &mut GcWork, p: usize, o: &ObjLoc) {
-        gcw.note_scan(o.span + o.idx * o.elem_words / PAGE_WORDS);
+        gcw.note_scan(o.page());
         gcw.stats.objs_scanned += 1;
         gcw.stats.by_class[o.class as usize].objs += 1;
         gcw.stats.bytes_scanned += o.elem_words as u64 * 8;
         gcw.stats.scan_work += heap.scan_bytes(o);
-        let (lo, hi) = (o.base, o.base + o.elem_words);
-        let mut found = [0 as Ref; 8];
+        let (lo, hi) = (o.base, o.end());
+        let mut found = [ObjRef::NIL; 8];
         let mut n = 0;
         let mut bad = 0;
         heap.for_each_ptr_slot(o, |slot| {
-            let v = heap.load(slot);
-            if v > u32::MAX as u64 {
+            let Some(v) = ObjRef::from_word(heap.load(slot)) else {
                 bad += 1;
                 return;
-            }
-            let v = v as Ref;
-            if v != 0 && !(lo..hi).contains(&v) {
+            };
+            if !v.is_nil() && !(lo..hi).contains(&v) {
                 // Gather a few pointers before marking, as scanObjectsSmall does, so the
                 // loads are issued together.
                 if n == found.len() {
