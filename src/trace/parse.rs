@@ -190,6 +190,13 @@ pub fn later_gc_starts(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
         .filter(move |&at| at > 0 && looks_like_gc(line, at))
 }
 
+/// Whether a gc line starts anywhere in `line[range]` (`gc N @`, at any position).
+pub fn gc_start_within(line: &[u8], range: std::ops::Range<usize>) -> bool {
+    let from = range.start;
+    line.get(range)
+        .is_some_and(|part| GC.find_iter(part).any(|at| looks_like_gc(line, from + at)))
+}
+
 /// `parse_line` of `line[from..]`, with the positions it reports counted from the start of
 /// the physical line.
 pub fn parse_part(line: &[u8], from: usize) -> Line {

@@ -16,7 +16,8 @@
 
 use super::lines::RawLine;
 use super::parse::{
-    gc_head, gc_space_offsets, later_gc_starts, parse_cycle, parse_line, parse_part, Line, LineKind,
+    gc_head, gc_space_offsets, gc_start_within, later_gc_starts, parse_cycle, parse_line,
+    parse_part, Line, LineKind,
 };
 use crate::model::Event;
 use crate::model::NoteKind;
@@ -200,14 +201,23 @@ impl Reader {
 
     /// Feed one physical line; events go to `out`.
     pub fn line(&mut self, raw: RawLine<'_>, out: &mut impl FnMut(Event)) {
-        let mut later = later_gc_starts(raw.bytes).peekable();
-        if later.peek().is_none() {
-            let parsed = parse_line(raw.bytes);
+        let parsed = parse_line(raw.bytes);
+        // Is there another gc line on this one? For a cycle, only the text around it can
+        // hold one (for most lines there is none: nothing is searched); any other line is
+        // searched after its first byte.
+        let more = match &parsed {
+            Line::Cycle { before, after, .. } => {
+                gc_start_within(raw.bytes, before.clone())
+                    || gc_start_within(raw.bytes, after.clone())
+            }
+            _ => later_gc_starts(raw.bytes).next().is_some(),
+        };
+        if !more {
             return self.classified(raw, parsed, out);
         }
         // Several things on one line: each part from a gc start to the next is read on its
         // own. A line held for stitching is resolved against the whole line first.
-        let cuts: Vec<usize> = later.collect();
+        let cuts: Vec<usize> = later_gc_starts(raw.bytes).collect();
         if let Some(p) = self.pending.take() {
             if self.try_stitch(&p, raw.bytes, raw.no, out) {
                 return;
