@@ -328,3 +328,43 @@ fn soak_adversarial_a_minute_per_marker() {
         eprintln!("soak {marker:?}: {cycles} checked cycles, clean");
     }
 }
+
+/// The dashboard's lab source: a full arena ends the source with the error, which the header
+/// shows ("ended: the lab's arena is full ..."), instead of the process exiting from a thread
+/// with the terminal left in the alternate screen.
+#[test]
+fn a_full_arena_ends_the_live_lab_source_with_its_message() {
+    use gcscope::model::Event;
+    use gcscope::source::{spawn, LabSpec, Spec};
+    let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 30.0);
+    c.arena_mb = 1;
+    c.checkmark = false;
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
+    spawn(
+        Spec::Lab(Box::new(LabSpec {
+            cfg: c,
+            switches: None,
+        })),
+        0,
+        tx,
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let mut ended = None;
+    while ended.is_none() && std::time::Instant::now() < deadline {
+        match rx.try_recv() {
+            Ok((_, events)) => {
+                for e in events {
+                    if let Event::End { error } = e {
+                        ended = Some(error);
+                    }
+                }
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let error = ended.expect("the source ended").expect("with an error");
+    assert!(
+        error.contains("arena is full") && error.contains("--arena-mb"),
+        "{error}"
+    );
+}
