@@ -211,24 +211,19 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         Fixed(m.gc_cpu, 3),
         Fixed(m.compulsory_cpu, 3)
     );
-    let p = &r.pause_ms;
-    let _ = writeln!(
-        o,
-        "  pause ms     p50 {}  p90 {}  p99 {}  max {}  (STW sweep + mark termination)",
-        Fixed(p.p50, 3),
-        Fixed(p.p90, 3),
-        Fixed(p.p99, 3),
-        Fixed(p.max, 3)
-    );
-    let k = &r.mark_ms;
-    let _ = writeln!(
-        o,
-        "  mark ms      p50 {}  p90 {}  p99 {}  max {}  (concurrent, wall clock)",
-        Fixed(k.p50, 3),
-        Fixed(k.p90, 3),
-        Fixed(k.p99, 3),
-        Fixed(k.max, 3)
-    );
+    for (label, p, what) in [
+        ("pause ms ", &r.pause_ms, "STW sweep + mark termination"),
+        ("mark ms  ", &r.mark_ms, "concurrent, wall clock"),
+    ] {
+        let _ = writeln!(
+            o,
+            "  {label}    p50 {}  p90 {}  p99 {}  max {}  ({what})",
+            Fixed(p.p50, 3),
+            Fixed(p.p90, 3),
+            Fixed(p.p99, 3),
+            Fixed(p.max, 3)
+        );
+    }
     let goal = r
         .heap_goal_mb
         .map(|g| format!(", goal {}..{} MB", g.min, g.max))
