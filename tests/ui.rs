@@ -124,6 +124,23 @@ fn tiny_terminal_says_so() {
     insta::assert_snapshot!(s);
 }
 
+/// A file that stopped on a read error says so in the header, not only a live source.
+#[test]
+fn a_read_error_shows_in_the_header_of_a_file() {
+    let mut a = App::new(vec![Pane::new("broken.log", false)]);
+    a.apply(
+        0,
+        gcscope::model::Event::End {
+            error: Some("read error on broken.log: Is a directory (os error 21)".into()),
+        },
+    );
+    let s = screen(&mut a, 120, 40);
+    assert!(
+        s.contains("ended: read error on broken.log: Is a directory"),
+        "{s}"
+    );
+}
+
 #[test]
 fn empty_trace() {
     let mut a = App::new(vec![Pane::new("empty.log", false)]);

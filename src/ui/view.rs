@@ -153,11 +153,14 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
     let s = p.summary.as_ref();
     let runs = p.timeline.runs.len();
     let total = p.current_run().map_or(0, |r| r.cycles.len());
-    let state = if p.live {
+    // A source that stopped on an error says so, live or not (a file that could not be read
+    // would otherwise look like an empty trace).
+    let state = if let Some(Some(e)) = &p.timeline.ended {
+        format!("ended: {e}")
+    } else if p.live {
         match &p.timeline.ended {
             None => "live".to_string(),
-            Some(None) => "ended".into(),
-            Some(Some(e)) => format!("ended: {e}"),
+            _ => "ended".into(),
         }
     } else if app.playing {
         format!("▶ x{}", SPEEDS[app.speed])
