@@ -1,6 +1,7 @@
 //! Numbers as people read them, shared by the headless reports and the dashboard: one
 //! formatter per kind of figure, so a figure reads the same in every view.
 
+use crate::stats::compare::{Change, Row, Verdict};
 use crate::stats::Spread;
 
 /// `{:.N}` (N <= 3) of a float, the same text, without the general float-formatting
@@ -63,6 +64,28 @@ pub fn fmt_num(v: f64) -> String {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")
+    }
+}
+
+/// A comparison's change as people read it: `-31.0%`, `+1.2 pp`, `×3.10`.
+pub fn change_text(r: &Row) -> Option<String> {
+    let c = r.change?;
+    Some(match r.unit {
+        Change::Relative => format!("{c:+.1}%"),
+        Change::Points => format!("{c:+.1} pp"),
+        Change::Ratio => format!("×{}", fmt_num(c)),
+    })
+}
+
+/// A comparison's cell: the change where there is a verdict; otherwise `A only`, `B only`,
+/// `n/a`, or `~` (no verdict; the row's `why` says why).
+pub fn verdict_text(r: &Row) -> String {
+    match (r.a, r.b, r.verdict) {
+        (None, None, _) => "n/a".into(),
+        (Some(_), None, _) => "A only".into(),
+        (None, Some(_), _) => "B only".into(),
+        (_, _, Verdict::None) => "~".into(),
+        _ => change_text(r).unwrap_or_else(|| "n/a".into()),
     }
 }
 

@@ -576,3 +576,106 @@ fn view_of_an_unreadable_input_is_an_error() {
         assert!(err.contains(path) && err.contains(why), "{err}");
     }
 }
+
+/// One verdict rule: a direction only with 3 runs a side and disjoint ranges, else `none` with
+/// the reason; units that fit the figure. The three recorded real Go 1.27.3 tree runs a side:
+/// Green Tea's compulsory CPU is "lower"; one run a side gives no verdict at all.
+#[test]
+fn compare_verdicts_follow_one_rule_with_units_that_fit() {
+    let side = |marker: &str| -> Vec<String> {
+        (1..=3)
+            .map(|r| format!("traces/go/go1.27.3_{marker}_tree_p2_r{r}.log"))
+            .collect()
+    };
+    let (a, b) = (side("legacy"), side("greentea"));
+    let mut args = vec!["compare", "--json"];
+    args.extend(a.iter().map(String::as_str));
+    args.push("--");
+    args.extend(b.iter().map(String::as_str));
+    let j: serde_json::Value = serde_json::from_slice(&gcscope(&args).stdout).unwrap();
+    let metric = |key: &str| {
+        j["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == key)
+            .unwrap()
+            .clone()
+    };
+    let c = metric("compulsory_cpu_ms_per_cycle");
+    assert_eq!(
+        (&c["verdict"], &c["unit"]),
+        (&"lower".into(), &"%".into()),
+        "{c}"
+    );
+    assert!(c["why"].is_null());
+    let idle = metric("idle_share");
+    assert_eq!(
+        (&idle["verdict"], &idle["why"]),
+        (&"none".into(), &"ranges overlap".into())
+    );
+    assert_eq!(idle["unit"], "pp");
+    let gc = metric("gc_cpu_pct");
+    assert_eq!(
+        (&gc["unit"], &gc["change"]),
+        (&"pp".into(), &(-15.0).into()),
+        "{gc}"
+    );
+    let rate = metric("cycles_per_s");
+    assert_eq!(
+        (&rate["unit"], &rate["verdict"]),
+        (&"x".into(), &"higher".into())
+    );
+    assert!(
+        (rate["change"].as_f64().unwrap() - 6.41 / 5.29).abs() < 0.01,
+        "{rate}"
+    );
+
+    // 1 v 1: no verdict anywhere, with the reason; text says "1 run", not "1 runs".
+    let one = gcscope(&["compare", "--json", &a[0], "--", &b[0]]);
+    let j: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    for m in j["metrics"].as_array().unwrap() {
+        assert_eq!(m["verdict"], "none", "{m}");
+        assert!(m["why"].as_str().is_some(), "{m}");
+    }
+    let text = stdout(&gcscope(&["compare", &a[0], "--", &b[0]]));
+    assert!(
+        text.contains("(1 run)") && !text.contains("1 runs"),
+        "{text}"
+    );
+    assert!(text.contains("1 run a side; a verdict needs 3"), "{text}");
+    // 2 v 1 with disjoint values is still no verdict.
+    let two = gcscope(&["compare", "--json", &a[0], &a[1], "--", &b[0]]);
+    let j: serde_json::Value = serde_json::from_slice(&two.stdout).unwrap();
+    let c = j["metrics"][1].clone();
+    assert_eq!(c["verdict"], "none");
+    assert_eq!(c["why"], "2 v 1 runs; a verdict needs 3 a side");
+}
+
+/// The `~` footer is printed when a row has `~`, and a p-value (4+ runs a side) stands only
+/// beside a direction, never beside `~`.
+#[test]
+fn compare_footer_and_p_values_match_the_rows() {
+    let side = |marker: &str| -> Vec<String> {
+        [1, 2, 3, 1]
+            .iter()
+            .map(|r| format!("traces/go/go1.27.3_{marker}_tree_p2_r{r}.log"))
+            .collect()
+    };
+    let (a, b) = (side("legacy"), side("greentea"));
+    let mut args = vec!["compare"];
+    args.extend(a.iter().map(String::as_str));
+    args.push("--");
+    args.extend(b.iter().map(String::as_str));
+    let text = stdout(&gcscope(&args));
+    assert!(text.contains("~ : no verdict"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(3)
+        .take_while(|l| !l.starts_with('~'))
+        .collect();
+    assert!(rows.iter().any(|l| l.contains(" ~ ")), "{text}");
+    for line in &rows {
+        assert_eq!(line.contains(" ~ "), !line.contains("p="), "{line}");
+    }
+}

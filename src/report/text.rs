@@ -1,9 +1,9 @@
 //! The readable tables of `summary` and `compare`.
 
 use super::Source;
-use crate::fmt::{escape_controls, pct, spread_text, Fixed};
+use crate::fmt::{escape_controls, pct, spread_text, verdict_text, Fixed};
 use crate::model::NoteKind;
-use crate::stats::compare::Row;
+use crate::stats::compare::{Row, Verdict, MIN_RUNS};
 use crate::stats::summary::RunSummary;
 use crate::stats::Spread;
 use crate::timeline::Run;
@@ -280,15 +280,17 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "A: {} ({} runs)",
+        "A: {} ({} run{})",
         escape_controls(&c.a.join(", ")),
-        c.a_runs
+        c.a_runs,
+        if c.a_runs == 1 { "" } else { "s" }
     );
     let _ = writeln!(
         o,
-        "B: {} ({} runs)",
+        "B: {} ({} run{})",
         escape_controls(&c.b.join(", ")),
-        c.b_runs
+        c.b_runs,
+        if c.b_runs == 1 { "" } else { "s" }
     );
     // A side's cell names how many of its runs carry the figure when not all do.
     let cell = |s: &Option<Spread>, runs: usize| match s {
@@ -306,8 +308,13 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
                 r.label.to_string(),
                 cell(&r.a, c.a_runs),
                 cell(&r.b, c.b_runs),
-                r.verdict(),
-                r.p.map(|p| format!("p={p:.3}")).unwrap_or_default(),
+                verdict_text(r),
+                // Why there is no verdict; with one, its p-value (from 4 runs a side).
+                match (&r.why, r.verdict) {
+                    (Some(why), _) if r.a.is_some() && r.b.is_some() => why.clone(),
+                    (_, Verdict::None) => String::new(),
+                    _ => r.p.map(|p| format!("p={p:.3}")).unwrap_or_default(),
+                },
             ]
         })
         .collect();
@@ -315,7 +322,7 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         "metric".to_string(),
         "A median [min-max]".into(),
         "B median [min-max]".into(),
-        "delta".into(),
+        "B vs A".into(),
         String::new(),
     ];
     let mut w = [0usize; 5];
@@ -339,9 +346,17 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
             w3 = w[3]
         );
     }
+    if shown.iter().any(|r| verdict_text(r) == "~") {
+        let _ = writeln!(
+            o,
+            "~ : no verdict, for the reason beside it: a direction needs {MIN_RUNS} runs a side \
+             whose ranges do not overlap (the change is in --json)."
+        );
+    }
     let _ = writeln!(
         o,
-        "~ : the A and B ranges overlap, so no result is claimed (delta in --json)."
+        "B vs A: % is a change of A's median, pp a difference in percentage points (for \
+         shares), × the ratio B/A (for densities and rates)."
     );
     if one_sided {
         let _ = writeln!(

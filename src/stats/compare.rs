@@ -1,6 +1,9 @@
-//! A/B comparison of runs, benchstat style: per metric, median [min-max] for each side, the
-//! delta of the medians, and no result ("~") where the two ranges overlap (seed 001's rule).
-//! With at least 4 runs a side, a two-sided Mann-Whitney U p-value is added.
+//! A/B comparison of runs, benchstat style: per metric, median [min-max] for each side and the
+//! change of the medians in the unit that fits the figure. One verdict rule for every A/B view
+//! (`compare`, the dashboard's strip, `lab --ab`): a direction only with at least `MIN_RUNS`
+//! runs a side whose ranges do not overlap (seed 001's rule); otherwise no verdict, and why.
+//! With at least `MIN_RUNS_FOR_P` runs a side, a two-sided Mann-Whitney U p-value is added
+//! (shown only beside a direction, never beside "no verdict").
 //!
 //! The dashboard's comparison strip calls the same functions.
 
@@ -73,6 +76,16 @@ impl Metric {
         }
     }
 
+    /// How a change of this figure is read: a relative change of a time or size, a difference
+    /// in percentage points of a share, or a ratio of densities and rates.
+    pub fn change(self) -> Change {
+        match self {
+            Metric::GcCpuPct | Metric::IdleShare => Change::Points,
+            Metric::PageDensity | Metric::CyclesPerSec => Change::Ratio,
+            _ => Change::Relative,
+        }
+    }
+
     /// Unit for Go benchmark format (benchstat reads `value unit` pairs).
     pub fn bench_unit(self) -> &'static str {
         match self {
@@ -109,6 +122,34 @@ impl Metric {
     }
 }
 
+/// Runs a side a verdict needs.
+pub const MIN_RUNS: usize = 3;
+/// Runs a side a p-value needs.
+pub const MIN_RUNS_FOR_P: usize = 4;
+
+/// How a figure's change is expressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Change {
+    /// (B - A) / A of the medians, in percent.
+    #[serde(rename = "%")]
+    Relative,
+    /// B - A of the medians of a share, in percentage points.
+    #[serde(rename = "pp")]
+    Points,
+    /// B / A of the medians.
+    #[serde(rename = "x")]
+    Ratio,
+}
+
+/// B against A, by the one rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Lower,
+    Higher,
+    None,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     pub metric: &'static str,
@@ -122,22 +163,17 @@ pub struct Row {
     pub overlap: bool,
     /// Two-sided Mann-Whitney U p-value, with >= 4 runs a side.
     pub p: Option<f64>,
+    /// B against A: a direction only with `MIN_RUNS` runs a side and disjoint ranges.
+    pub verdict: Verdict,
+    /// Why there is no verdict (`None` when there is one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The change of the medians in `unit`: percent, percentage points, or B/A.
+    pub change: Option<f64>,
+    pub unit: Change,
 }
 
 impl Row {
-    /// `A only` / `B only` when one side's runs do not carry the figure, `~` for no result,
-    /// otherwise the signed delta.
-    pub fn verdict(&self) -> String {
-        match (self.a, self.b, self.overlap, self.delta_pct) {
-            (None, None, _, _) => "n/a".into(),
-            (Some(_), None, _, _) => "A only".into(),
-            (None, Some(_), _, _) => "B only".into(),
-            (_, _, true, _) => "~".into(),
-            (_, _, false, Some(d)) => format!("{d:+.1}%"),
-            (_, _, false, None) => "n/a".into(),
-        }
-    }
-
     /// False when no run on either side has the figure: the text views print no row for it
     /// (JSON keeps every metric, with `a` and `b` null).
     pub fn has_values(&self) -> bool {
@@ -162,7 +198,38 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
         (Some(x), Some(y)) => x.overlaps(&y),
         _ => true,
     };
-    let p = (va.len() >= 4 && vb.len() >= 4)
+    let change = match (m.change(), sa, sb) {
+        (Change::Relative, ..) => delta_pct,
+        // GC CPU % is printed in percent already; the idle share is a fraction.
+        (Change::Points, Some(x), Some(y)) if m == Metric::IdleShare => {
+            Some((y.median - x.median) * 100.0)
+        }
+        (Change::Points, Some(x), Some(y)) => Some(y.median - x.median),
+        (Change::Ratio, Some(x), Some(y)) if x.median != 0.0 => Some(y.median / x.median),
+        _ => None,
+    };
+    let why = match (sa, sb) {
+        (None, None) => Some("no run has the figure".to_string()),
+        (None, Some(_)) => Some("no run of A has the figure".to_string()),
+        (Some(_), None) => Some("no run of B has the figure".to_string()),
+        (Some(x), Some(y)) if x.n < MIN_RUNS || y.n < MIN_RUNS => Some(if x.n == y.n {
+            format!(
+                "{} run{} a side; a verdict needs {MIN_RUNS}",
+                x.n,
+                plural(x.n)
+            )
+        } else {
+            format!("{} v {} runs; a verdict needs {MIN_RUNS} a side", x.n, y.n)
+        }),
+        _ if overlap => Some("ranges overlap".to_string()),
+        _ => None,
+    };
+    let verdict = match (sa, sb, &why) {
+        (Some(x), Some(y), None) if y.median < x.median => Verdict::Lower,
+        (Some(x), Some(y), None) if y.median > x.median => Verdict::Higher,
+        _ => Verdict::None,
+    };
+    let p = (va.len() >= MIN_RUNS_FOR_P && vb.len() >= MIN_RUNS_FOR_P)
         .then(|| mann_whitney_u(&va, &vb).map(|r| r.p))
         .flatten();
     Row {
@@ -173,6 +240,18 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
         delta_pct,
         overlap,
         p,
+        verdict,
+        why,
+        change,
+        unit: m.change(),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 
@@ -216,12 +295,12 @@ mod tests {
         let goal = row(Metric::HeapGoalMax, &early, &now);
         assert!(goal.a.is_none() && goal.delta_pct.is_none() && goal.has_values());
         assert_eq!(goal.b.map(|s| (s.n, s.median)), Some((1, 5.0)));
-        assert_eq!(goal.verdict(), "B only");
+        assert_eq!(crate::fmt::verdict_text(&goal), "B only");
         let goal = row(Metric::HeapGoalMax, &now, &early);
-        assert_eq!(goal.verdict(), "A only");
+        assert_eq!(crate::fmt::verdict_text(&goal), "A only");
         let rate = row(Metric::CyclesPerSec, &early, &now);
         assert!(!rate.has_values());
-        assert_eq!(rate.verdict(), "n/a");
+        assert_eq!(crate::fmt::verdict_text(&rate), "n/a");
     }
 
     #[test]
@@ -263,7 +342,7 @@ mod tests {
         assert!(r.a.is_none() && r.delta_pct.is_none());
         assert_eq!(r.b.map(|s| (s.n, s.min, s.max)), Some((2, 3.0, 8.0)));
         assert!(r.has_values());
-        assert_eq!(r.verdict(), "B only");
+        assert_eq!(crate::fmt::verdict_text(&r), "B only");
         assert!(!row(Metric::PageDensity, &plain, &plain).has_values());
     }
 

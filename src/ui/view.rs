@@ -705,18 +705,23 @@ fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "{:<26}{:>22}{:>22}{:>10}",
-            "metric", "A median [min-max]", "B median [min-max]", "delta"
+            "metric", "A median [min-max]", "B median [min-max]", "B vs A"
         ),
         theme.bold(),
     ))];
     let single = app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2));
     for r in &app.comparison {
+        // No verdict: why, as `compare` says it (the title says it once for one run a side).
+        let why = match &r.why {
+            Some(why) if !single && r.a.is_some() && r.b.is_some() => format!("  {why}"),
+            _ => String::new(),
+        };
         lines.push(Line::from(format!(
-            "{:<26}{:>22}{:>22}{:>10}",
+            "{:<26}{:>22}{:>22}{:>10}{why}",
             r.label,
             spread(&r.a),
             spread(&r.b),
-            r.verdict()
+            crate::fmt::verdict_text(r)
         )));
     }
     // The strip is at most a third of the screen: rows below its edge are cut, and the title
@@ -731,7 +736,7 @@ fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let what = if single {
         "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
     } else {
-        "~ = ranges overlap, no result"
+        "~ = no verdict: a direction needs 3 runs a side whose ranges do not overlap"
     };
     let title = format!(" A/B{cut}: {what} ");
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
