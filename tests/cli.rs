@@ -124,6 +124,7 @@ fn summary_reports_lab_page_density() {
     assert_eq!(lab["objects_per_page_visit"], 10.0);
     assert_eq!(lab["objects_freed"], 300);
     assert_eq!(lab["thread_cpu_ms"], 7.5);
+    assert_eq!(lab["thread_cpu_ms_per_cycle"], 2.5);
     assert_eq!(lab["density_hist"], serde_json::json!([12, 6]));
     assert!(j["problems"].as_array().unwrap().is_empty());
     let s = stdout(&run(&["summary", "-"]));

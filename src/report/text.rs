@@ -268,9 +268,10 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         );
         let _ = writeln!(
             o,
-            "  lab          {} objects freed; GC thread CPU {} ms",
+            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (Go's accounting above counts wall time)",
             l.objects_freed,
-            Fixed(l.thread_cpu_ms, 1)
+            Fixed(l.thread_cpu_ms, 1),
+            Fixed(l.thread_cpu_ms_per_cycle, 3)
         );
     }
 }

@@ -20,6 +20,7 @@ pub enum Metric {
     GcCpuMsPerCycle,
     IdleShare,
     PageDensity,
+    ThreadCpuMsPerCycle,
     PauseP50,
     PauseP99,
     PauseMax,
@@ -29,12 +30,13 @@ pub enum Metric {
 }
 
 impl Metric {
-    pub const ALL: [Metric; 11] = [
+    pub const ALL: [Metric; 12] = [
         Metric::GcCpuPct,
         Metric::CompulsoryMsPerCycle,
         Metric::GcCpuMsPerCycle,
         Metric::IdleShare,
         Metric::PageDensity,
+        Metric::ThreadCpuMsPerCycle,
         Metric::PauseP50,
         Metric::PauseP99,
         Metric::PauseMax,
@@ -51,6 +53,7 @@ impl Metric {
             Metric::GcCpuMsPerCycle => "gc_cpu_ms_per_cycle",
             Metric::IdleShare => "idle_share",
             Metric::PageDensity => "page_scan_density",
+            Metric::ThreadCpuMsPerCycle => "thread_cpu_ms_per_cycle",
             Metric::PauseP50 => "pause_p50_ms",
             Metric::PauseP99 => "pause_p99_ms",
             Metric::PauseMax => "pause_max_ms",
@@ -67,6 +70,7 @@ impl Metric {
             Metric::GcCpuMsPerCycle => "GC CPU ms/cycle",
             Metric::IdleShare => "idle share",
             Metric::PageDensity => "page scan density",
+            Metric::ThreadCpuMsPerCycle => "thread CPU ms/cycle (lab)",
             Metric::PauseP50 => "pause p50 ms",
             Metric::PauseP99 => "pause p99 ms",
             Metric::PauseMax => "pause max ms",
@@ -94,6 +98,7 @@ impl Metric {
             Metric::GcCpuMsPerCycle => "gc-cpu-ms/cycle",
             Metric::IdleShare => "idle-share",
             Metric::PageDensity => "objs/visit",
+            Metric::ThreadCpuMsPerCycle => "thread-cpu-ms/cycle",
             Metric::PauseP50 => "pause-p50-ms",
             Metric::PauseP99 => "pause-p99-ms",
             Metric::PauseMax => "pause-max-ms",
@@ -112,6 +117,7 @@ impl Metric {
             Metric::GcCpuMsPerCycle => Some(s.gc_cpu_ms_per_cycle()),
             Metric::IdleShare => s.idle_share,
             Metric::PageDensity => s.page_density(),
+            Metric::ThreadCpuMsPerCycle => s.lab.as_ref().map(|l| l.thread_cpu_ms_per_cycle),
             Metric::PauseP50 => Some(s.pause_ms.p50),
             Metric::PauseP99 => Some(s.pause_ms.p99),
             Metric::PauseMax => Some(s.pause_ms.max),

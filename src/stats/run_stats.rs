@@ -282,6 +282,7 @@ impl LabAcc {
                 objects_per_page_visit: s.density(),
                 objects_freed: s.objects_freed,
                 thread_cpu_ms: ms(s.thread_cpu),
+                thread_cpu_ms_per_cycle: ms(s.thread_cpu) / self.cycles as f64,
                 density_hist: s.density_hist.clone(),
             }
         })
@@ -812,6 +813,7 @@ mod tests {
                 objects_per_page_visit: Some(8.0),
                 objects_freed: 14,
                 thread_cpu_ms: 3.0,
+                thread_cpu_ms_per_cycle: 1.5,
                 density_hist: vec![6, 2, 3],
             })
         );

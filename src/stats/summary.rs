@@ -114,6 +114,10 @@ pub struct LabSummary {
     pub objects_freed: u64,
     /// True thread CPU of all GC work, ms.
     pub thread_cpu_ms: f64,
+    /// The same per cycle (`thread_cpu_ms / cycles_with_lab`): the CPU the lab's GC threads
+    /// really used, beside Go's wall-time accounting (`gc_cpu_ms / cycles`), which counts a
+    /// descheduled worker's wait too.
+    pub thread_cpu_ms_per_cycle: f64,
     /// Page visits by objects scanned per visit, bucket i = [2^i, 2^(i+1)), summed.
     pub density_hist: Vec<u64>,
 }
