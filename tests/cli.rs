@@ -680,3 +680,45 @@ fn compare_footer_and_p_values_match_the_rows() {
         assert_eq!(line.contains(" ~ "), !line.contains("p="), "{line}");
     }
 }
+
+/// Off-CPU time on the lab: line: the summary reports it and its share of the mark CPU Go's
+/// accounting booked; over the threshold, summary and compare say the machine was loaded.
+#[test]
+fn a_loaded_lab_run_is_said_to_be_loaded() {
+    // Mark CPU booked per cycle: 0.1 + 0.5 + 0 = 0.6 ms; off-CPU 0.06 ms (10 %) or 0.3 ms (50 %).
+    let trace = |offcpu_ns: u64| {
+        let mut text = String::new();
+        for n in 1..=3 {
+            text += &format!(
+                "lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns {offcpu_ns} hist 4\n"
+            );
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        text
+    };
+    let dir = std::env::temp_dir().join(format!("gcscope-cli-loaded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (quiet, busy) = (dir.join("quiet.log"), dir.join("busy.log"));
+    std::fs::write(&quiet, trace(60_000)).unwrap();
+    std::fs::write(&busy, trace(300_000)).unwrap();
+    let (q, b) = (quiet.to_str().unwrap(), busy.to_str().unwrap());
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", q, b]).stdout).unwrap();
+    let share = |i: usize| j["runs"][i]["lab"]["offcpu_share"].as_f64().unwrap();
+    assert!(
+        (share(0) - 0.1).abs() < 1e-9 && (share(1) - 0.5).abs() < 1e-9,
+        "{j}"
+    );
+    assert!((j["runs"][1]["lab"]["offcpu_ms"].as_f64().unwrap() - 0.9).abs() < 1e-9);
+    let text = stdout(&gcscope(&["summary", q, b]));
+    assert_eq!(text.matches("the machine was loaded").count(), 1, "{text}");
+    let cmp = gcscope(&["compare", "--json", q, "--", b]);
+    let c: serde_json::Value = serde_json::from_slice(&cmp.stdout).unwrap();
+    assert_eq!(
+        (&c["a_loaded_runs"], &c["b_loaded_runs"]),
+        (&0.into(), &1.into())
+    );
+    assert!(stdout(&gcscope(&["compare", q, "--", b]))
+        .contains("loaded machine: 0 of A's and 1 of B's"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -46,6 +46,7 @@ fn lab_cycle(num: u32, line: u64, setup: bool) -> Cycle {
             objects_freed: n,
             density_hist: vec![n, 1],
             thread_cpu: 900_000 + n,
+            offcpu: 100 * n,
             setup,
         })),
         ..cycle(num, line)

@@ -3,7 +3,7 @@
 use super::{all_runs, Source};
 use crate::model::NoteKind;
 use crate::stats::compare::{self, Row};
-use crate::stats::summary::RunSummary;
+use crate::stats::summary::{RunSummary, LOADED_SHARE};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -108,7 +108,22 @@ pub struct CompareJson {
     pub b: Vec<String>,
     pub a_runs: usize,
     pub b_runs: usize,
+    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their booked CPU off the CPU:
+    /// run on a loaded machine, so their wall-time GC CPU is not comparable.
+    pub a_loaded_runs: usize,
+    pub b_loaded_runs: usize,
     pub metrics: Vec<Row>,
+}
+
+fn loaded(runs: &[RunSummary]) -> usize {
+    runs.iter()
+        .filter(|r| {
+            r.lab
+                .as_ref()
+                .and_then(|l| l.offcpu_share)
+                .is_some_and(|s| s > LOADED_SHARE)
+        })
+        .count()
 }
 
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
@@ -118,6 +133,8 @@ pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
         b: b.iter().map(|s| s.name.clone()).collect(),
         a_runs: sa.len(),
         b_runs: sb.len(),
+        a_loaded_runs: loaded(&sa),
+        b_loaded_runs: loaded(&sb),
         metrics: compare::compare(&sa, &sb),
     }
 }

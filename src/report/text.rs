@@ -4,7 +4,7 @@ use super::Source;
 use crate::fmt::{escape_controls, pct, spread_text, verdict_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{Row, Verdict, MIN_RUNS};
-use crate::stats::summary::RunSummary;
+use crate::stats::summary::{RunSummary, LOADED_SHARE};
 use crate::stats::Spread;
 use crate::timeline::Run;
 use std::fmt::Write;
@@ -273,6 +273,20 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             Fixed(l.thread_cpu_ms, 1),
             Fixed(l.thread_cpu_ms_per_cycle, 3)
         );
+        if let Some(share) = l.offcpu_share {
+            let loaded = if share > LOADED_SHARE {
+                ": the machine was loaded, so wall-time GC CPU is not comparable between runs; \
+                 compare thread CPU"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                o,
+                "  off-CPU      {} ms of mark segments descheduled by the OS, {} of the mark CPU booked{loaded}",
+                Fixed(l.offcpu_ms, 1),
+                pct(Some(share))
+            );
+        }
     }
 }
 
@@ -363,6 +377,17 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         let _ = writeln!(
             o,
             "A only, B only: no run on the other side has the figure (n/a), so nothing is compared."
+        );
+    }
+    if c.a_loaded_runs + c.b_loaded_runs > 0 {
+        let _ = writeln!(
+            o,
+            "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their booked mark \
+             CPU descheduled by the OS; wall-time GC CPU rows are not comparable, compare \
+             thread CPU ms/cycle.",
+            c.a_loaded_runs,
+            c.b_loaded_runs,
+            (LOADED_SHARE * 100.0).round()
         );
     }
     if c.a_runs < 4 || c.b_runs < 4 {

@@ -253,6 +253,7 @@ impl LabAcc {
             (&mut s.page_visits, l.page_visits),
             (&mut s.objects_freed, l.objects_freed),
             (&mut s.thread_cpu, l.thread_cpu),
+            (&mut s.offcpu, l.offcpu),
         ] {
             *sum = sum.saturating_add(v);
         }
@@ -283,6 +284,8 @@ impl LabAcc {
                 objects_freed: s.objects_freed,
                 thread_cpu_ms: ms(s.thread_cpu),
                 thread_cpu_ms_per_cycle: ms(s.thread_cpu) / self.cycles as f64,
+                offcpu_ms: ms(s.offcpu),
+                offcpu_share: None,
                 density_hist: s.density_hist.clone(),
             }
         })
@@ -595,7 +598,14 @@ impl Figures {
             },
             heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
             scan: self.scan_summary(),
-            lab: self.lab.summary(),
+            lab: self.lab.summary().map(|mut l| {
+                // Off-CPU time as a share of the mark CPU Go's accounting booked: how much of
+                // it was the machine's load, not GC work.
+                let c = &self.cpu;
+                let mark = c.assist.saturating_add(c.background).saturating_add(c.idle);
+                l.offcpu_share = (mark > 0).then(|| l.offcpu_ms / ms(mark));
+                l
+            }),
         })
     }
 
@@ -784,6 +794,7 @@ mod tests {
             objects_freed: 7,
             density_hist: hist.to_vec(),
             thread_cpu: 1_500_000,
+            offcpu: 0,
             setup: false,
         };
         let mut text = String::new();
@@ -814,6 +825,8 @@ mod tests {
                 objects_freed: 14,
                 thread_cpu_ms: 3.0,
                 thread_cpu_ms_per_cycle: 1.5,
+                offcpu_ms: 0.0,
+                offcpu_share: Some(0.0),
                 density_hist: vec![6, 2, 3],
             })
         );

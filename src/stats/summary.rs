@@ -118,9 +118,20 @@ pub struct LabSummary {
     /// really used, beside Go's wall-time accounting (`gc_cpu_ms / cycles`), which counts a
     /// descheduled worker's wait too.
     pub thread_cpu_ms_per_cycle: f64,
+    /// Wall time of mark segments whose thread was off the CPU (the OS ran something else),
+    /// ms, and that as a share of the mark CPU Go's accounting booked (assist + background +
+    /// idle): above `LOADED_SHARE` the machine was loaded and wall-time GC CPU figures are not
+    /// comparable between runs. 0 and null for lab traces written before it was measured.
+    pub offcpu_ms: f64,
+    pub offcpu_share: Option<f64>,
     /// Page visits by objects scanned per visit, bucket i = [2^i, 2^(i+1)), summed.
     pub density_hist: Vec<u64>,
 }
+
+/// Off-CPU share of booked mark CPU above which a lab run is reported as run on a loaded
+/// machine. Heuristic, measured on the 2-core VM (tree, scale 0.5, 3 s): quiet 13-14 %, with
+/// two busy loops 46-58 %.
+pub const LOADED_SHARE: f64 = 0.25;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassScan {

@@ -98,8 +98,8 @@ pub fn lab_line(l: &LabStats) -> String {
     let mut s = String::with_capacity(96 + 8 * l.density_hist.len());
     let _ = write!(
         s,
-        "lab: objs {} bytes {} visits {} freed {} cpu_ns {} hist ",
-        l.objects_scanned, l.bytes_scanned, l.page_visits, l.objects_freed, l.thread_cpu
+        "lab: objs {} bytes {} visits {} freed {} cpu_ns {} offcpu_ns {} hist ",
+        l.objects_scanned, l.bytes_scanned, l.page_visits, l.objects_freed, l.thread_cpu, l.offcpu
     );
     if l.density_hist.is_empty() {
         s.push('-');
@@ -176,14 +176,24 @@ mod tests {
             objects_freed: 34567,
             density_hist: vec![10, 3, 2, 0, 1],
             thread_cpu: 12345678,
+            offcpu: 4321,
             setup: false,
         };
         let text = lab_line(&l);
         assert_eq!(
             text,
-            "lab: objs 123456 bytes 9876543 visits 2345 freed 34567 cpu_ns 12345678 hist 10,3,2,0,1"
+            "lab: objs 123456 bytes 9876543 visits 2345 freed 34567 cpu_ns 12345678 offcpu_ns 4321 hist 10,3,2,0,1"
         );
         assert_eq!(parse_line(text.as_bytes()), Line::Lab(Box::new(l.clone())));
+        // A lab trace written before off-CPU time was measured reads with 0.
+        let old = "lab: objs 123456 bytes 9876543 visits 2345 freed 34567 cpu_ns 12345678 hist 10,3,2,0,1";
+        assert_eq!(
+            parse_line(old.as_bytes()),
+            Line::Lab(Box::new(LabStats {
+                offcpu: 0,
+                ..l.clone()
+            }))
+        );
         for l in [
             LabStats::default(),
             LabStats {
@@ -193,6 +203,7 @@ mod tests {
                 objects_freed: u64::MAX,
                 density_hist: vec![u64::MAX],
                 thread_cpu: u64::MAX,
+                offcpu: u64::MAX,
                 setup: true,
             },
             LabStats {

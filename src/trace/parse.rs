@@ -510,6 +510,15 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
     let objects_freed = field(&mut c, b"freed", "the objects freed")?;
     let thread_cpu = field(&mut c, b"cpu_ns", "the thread CPU in ns")?;
     c.ws()?;
+    // Lab traces written before off-CPU time was measured go straight to `hist`.
+    let offcpu = if c.opt(b"offcpu_ns") {
+        c.ws()?;
+        let v = c.int_as("the off-CPU time in ns")?;
+        c.ws()?;
+        v
+    } else {
+        0
+    };
     c.lit(b"hist")?;
     c.ws()?;
     let mut density_hist = Vec::new();
@@ -530,6 +539,7 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
         objects_freed,
         density_hist,
         thread_cpu,
+        offcpu,
         setup,
     })
 }
@@ -1040,6 +1050,7 @@ mod tests {
                 objects_freed: 34567,
                 density_hist: vec![10, 3, 2, 0, 1],
                 thread_cpu: 12345678,
+                offcpu: 0,
                 setup: false,
             }
         );

@@ -642,6 +642,7 @@ mod tests {
             objects_freed: n,
             density_hist: vec![n, 0, 1],
             thread_cpu: 5000 * n,
+            offcpu: 0,
             setup: false,
         }
     }

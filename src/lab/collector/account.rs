@@ -16,6 +16,9 @@ pub struct CycleAcct {
     bg_ns: AtomicU64,
     idle_ns: AtomicU64,
     pub(super) thread_cpu_ns: AtomicU64,
+    /// Wall time of mark segments their thread spent off the CPU (descheduled by the OS:
+    /// a loaded machine), which Go's wall-time accounting books as GC CPU.
+    offcpu_ns: AtomicU64,
     pub(super) scan_done: AtomicU64,
 }
 
@@ -42,6 +45,7 @@ impl CycleAcct {
             &self.bg_ns,
             &self.idle_ns,
             &self.thread_cpu_ns,
+            &self.offcpu_ns,
             &self.scan_done,
         ] {
             a.store(0, Relaxed);
@@ -65,6 +69,11 @@ impl Gc {
         };
         a.fetch_add(wall, Relaxed);
         self.acct.thread_cpu_ns.fetch_add(cpu, Relaxed);
+        // A segment runs on one thread without blocking (it drains; it never waits on a
+        // lock for long), so what its wall time has beyond its CPU time is run-queue wait.
+        self.acct
+            .offcpu_ns
+            .fetch_add(wall.saturating_sub(cpu), Relaxed);
     }
 
     /// The cycle's record, as every gcscope source produces it: gctrace's fields (STW
@@ -127,6 +136,7 @@ impl Gc {
                 objects_freed: freed,
                 density_hist: stats.hist.to_vec(),
                 thread_cpu: self.acct.thread_cpu_ns.load(Relaxed) + stw_cpu,
+                offcpu: self.acct.offcpu_ns.load(Relaxed),
                 // Set by `lab::run`, which knows whether the workload was still building.
                 setup: false,
             })),
