@@ -141,6 +141,25 @@ fn a_read_error_shows_in_the_header_of_a_file() {
     );
 }
 
+/// A lab run whose mark segments spent most of their booked time descheduled says "machine
+/// loaded" in its header; a quiet one does not.
+#[test]
+fn a_loaded_lab_run_says_so_in_the_header() {
+    for (offcpu_ns, loaded) in [(60_000, false), (300_000, true)] {
+        let mut text = String::new();
+        for n in 1..=3 {
+            text += &format!("lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns {offcpu_ns} hist 4\n");
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        let mut p = Pane::new("lab.log", false);
+        p.timeline = source::read_all(text.as_bytes()).unwrap();
+        let mut a = App::new(vec![p]);
+        a.apply(0, Event::End { error: None });
+        let s = screen(&mut a, 120, 40);
+        assert_eq!(s.contains("machine loaded (50% off-CPU)"), loaded, "{s}");
+    }
+}
+
 #[test]
 fn empty_trace() {
     let mut a = App::new(vec![Pane::new("empty.log", false)]);

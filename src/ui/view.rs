@@ -5,6 +5,7 @@ use super::app::{App, Link, Pane, SPEEDS};
 use super::keys;
 use crate::fmt::fmt_num;
 use crate::model::Cycle;
+use crate::stats::summary::LOADED_SHARE;
 use crate::trace::format;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -193,6 +194,17 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         )),
         Span::styled(state, theme.bold()),
         Span::raw(if p.follow { "  following" } else { "" }),
+        // The lab's mark segments spent much of their booked time descheduled by the OS:
+        // wall-time GC CPU is inflated (docs/SUMMARY.md, offcpu_share).
+        Span::styled(
+            match s.and_then(|s| s.lab.as_ref()).and_then(|l| l.offcpu_share) {
+                Some(share) if share > LOADED_SHARE => {
+                    format!("  machine loaded ({:.0}% off-CPU)", share * 100.0)
+                }
+                _ => String::new(),
+            },
+            theme.bold(),
+        ),
         Span::raw(if app.panes.len() > 1 {
             match app.link {
                 Link::Index => "  linked by index",
