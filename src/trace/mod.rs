@@ -1,6 +1,7 @@
 //! gctrace text <-> the model: parsing a line, reading lines into events (`Decoder`), and
 //! writing the model back as Go's text (`format`). Depends only on `model`.
 
+mod cursor;
 pub mod format;
 pub mod lines;
 pub mod parse;
