@@ -141,11 +141,11 @@ fn a_read_error_shows_in_the_header_of_a_file() {
     );
 }
 
-/// A lab run whose mark segments spent most of their booked time descheduled says "machine
+/// A lab run whose mark segments spent half their wall time descheduled says "machine
 /// loaded" in its header; a quiet one does not.
 #[test]
 fn a_loaded_lab_run_says_so_in_the_header() {
-    for (offcpu_ns, loaded) in [(60_000, false), (300_000, true)] {
+    for (offcpu_ns, loaded) in [(150_000, false), (600_000, true)] {
         let mut text = String::new();
         for n in 1..=3 {
             text += &format!("lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns {offcpu_ns} hist 4\n");

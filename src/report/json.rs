@@ -108,8 +108,8 @@ pub struct CompareJson {
     pub b: Vec<String>,
     pub a_runs: usize,
     pub b_runs: usize,
-    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their booked CPU off the CPU:
-    /// run on a loaded machine, so their wall-time GC CPU is not comparable.
+    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU:
+    /// run on a loaded machine, so their wall-clock figures moved with the load.
     pub a_loaded_runs: usize,
     pub b_loaded_runs: usize,
     pub metrics: Vec<Row>,

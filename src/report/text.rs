@@ -268,21 +268,21 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         );
         let _ = writeln!(
             o,
-            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (Go's accounting above counts wall time)",
+            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (mark segments plus the STW phases' own CPU)",
             l.objects_freed,
             Fixed(l.thread_cpu_ms, 1),
             Fixed(l.thread_cpu_ms_per_cycle, 3)
         );
         if let Some(share) = l.offcpu_share {
             let loaded = if share > LOADED_SHARE {
-                ": the machine was loaded, so wall-time GC CPU is not comparable between runs; \
-                 compare thread CPU"
+                ": the machine was loaded; CPU figures are on-CPU time, wall-clock ones \
+                 (mark wall, pauses, cycles/s, GC CPU %) moved with the load"
             } else {
                 ""
             };
             let _ = writeln!(
                 o,
-                "  off-CPU      {} ms of mark segments descheduled by the OS, {} of the mark CPU booked{loaded}",
+                "  off-CPU      {} ms of mark segments descheduled by the OS, {} of their wall time{loaded}",
                 Fixed(l.offcpu_ms, 1),
                 pct(Some(share))
             );
@@ -382,9 +382,9 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     if c.a_loaded_runs + c.b_loaded_runs > 0 {
         let _ = writeln!(
             o,
-            "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their booked mark \
-             CPU descheduled by the OS; wall-time GC CPU rows are not comparable, compare \
-             thread CPU ms/cycle.",
+            "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their mark \
+             time descheduled by the OS; CPU rows are on-CPU time, wall-clock rows (mark \
+             wall, pauses, cycles/s, GC CPU %) moved with the load.",
             c.a_loaded_runs,
             c.b_loaded_runs,
             (LOADED_SHARE * 100.0).round()

@@ -194,8 +194,8 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         )),
         Span::styled(state, theme.bold()),
         Span::raw(if p.follow { "  following" } else { "" }),
-        // The lab's mark segments spent much of their booked time descheduled by the OS:
-        // wall-time GC CPU is inflated (docs/SUMMARY.md, offcpu_share).
+        // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
+        // figures moved with the load (docs/SUMMARY.md, offcpu_share).
         Span::styled(
             match s.and_then(|s| s.lab.as_ref()).and_then(|l| l.offcpu_share) {
                 Some(share) if share > LOADED_SHARE => {
