@@ -358,3 +358,100 @@ fn live_lab_cycles_fill_the_panes() {
     assert!(s.contains("idle share"), "{s}");
     assert!(!s.contains("no cycles yet"), "{s}");
 }
+
+/// A live lab A/B side's text: a `# gcscope` header naming its settings, then `turns` turns
+/// of two cycles each, background mark CPU `bg_ms` (+0.1 ms per turn, so ranges are real).
+fn lab_side(label: &str, turns: u32, bg_ms: f64) -> String {
+    let mut text = format!("# gcscope {label}\n");
+    let mut n = 0;
+    for t in 0..turns {
+        for _ in 0..2 {
+            n += 1;
+            let bg = bg_ms + f64::from(t) * 0.1;
+            text += &format!("lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns 0 hist 4 turn {t}\n");
+            text += &format!("gc {n} @{n}.0s 1%: 0.01+10+0.01 ms clock, 0.02+0.1/{bg:.1}/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+    }
+    text
+}
+
+/// Two live lab panes as `gcscope lab --ab` makes them, with the lab control that marks the
+/// app as a live lab A/B.
+fn live_lab_ab(a: &str, b: &str) -> App {
+    let panes = [a, b]
+        .iter()
+        .map(|text| {
+            let mut p = Pane::new("lab", true);
+            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            p
+        })
+        .collect();
+    let mut app = App::new(panes);
+    let cfgs = vec![gcscope::lab::Config::default(); 2];
+    app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+    app
+}
+
+/// In the live lab A/B each completed turn is a sample (the turn in progress is not): with 5
+/// done a side and B's background CPU half of A's in every turn, the strip reaches a verdict
+/// by `compare`'s rule.
+#[test]
+fn the_live_lab_strip_compares_completed_turns() {
+    let label = |m: &str| format!("lab tree {m} GOGC=100 P=2 seed=1 scale=1");
+    let mut app = live_lab_ab(
+        &lab_side(&label("legacy"), 6, 10.0),
+        &lab_side(&label("greentea"), 6, 5.0),
+    );
+    let s = screen(&mut app, 200, 50);
+    assert!(s.contains("each side's latest 5 completed turns"), "{s}");
+    let row = s
+        .lines()
+        .find(|l| l.contains("compulsory CPU ms/cycle"))
+        .unwrap();
+    // Medians of turns 0..=4: A 10.14 + 0.2 ms per cycle, B 5.14 + 0.2: -48.4 %, 5 a side.
+    assert!(row.contains("10.3 [10.1-10.5]"), "{row}");
+    assert!(row.contains("5.34 [5.14-5.54]"), "{row}");
+    assert!(row.contains("-48.4%"), "{row}");
+    // The runtime's cumulative % is not a per-turn figure.
+    assert!(!s.contains("GC CPU % (final)"), "{s}");
+}
+
+/// Two runs of different experiments (the sides were switched apart) are not compared: the
+/// strip says what differs.
+#[test]
+fn the_strip_refuses_runs_of_different_experiments() {
+    let mut app = live_lab_ab(
+        &lab_side("lab graph legacy GOGC=100 P=2 seed=1 scale=1", 4, 10.0),
+        &lab_side("lab pointer greentea GOGC=200 P=2 seed=1 scale=1", 4, 5.0),
+    );
+    let s = screen(&mut app, 200, 50);
+    assert!(
+        s.contains("not compared: the selected runs differ in more than the marker (workload graph vs pointer, GOGC 100 vs 200)"),
+        "{s}"
+    );
+    assert!(!s.contains("compulsory CPU ms/cycle"), "{s}");
+    assert_eq!(app.mismatch.len(), 2);
+}
+
+/// `[` and `]` move both sides of a live lab A/B to the same run; in a files A/B only the
+/// focused side moves.
+#[test]
+fn run_keys_move_both_sides_of_a_lab_ab_together() {
+    let two_runs = format!(
+        "{}{}",
+        lab_side("lab tree legacy GOGC=100 P=2 seed=1 scale=1", 2, 10.0),
+        lab_side("lab tree legacy GOGC=200 P=2 seed=1 scale=1", 2, 10.0)
+    );
+    let mut app = live_lab_ab(&two_runs, &two_runs);
+    assert_eq!(app.panes[0].timeline.runs.len(), 2);
+    app.act(Action::NextRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 1));
+    app.act(Action::PrevRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (0, 0));
+    app.lab = None;
+    app.act(Action::NextRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 0));
+    // And the strip then refuses the pair.
+    let s = screen(&mut app, 200, 50);
+    assert!(s.contains("(GOGC 200 vs 100)"), "{s}");
+}

@@ -143,6 +143,9 @@ pub struct LabStats {
     /// The workload was still building its long-lived heap: a warm-up cycle, counted but left
     /// out of a run's figures (like a benchmark's warm-up), unless the run has nothing else.
     pub setup: bool,
+    /// In a live lab A/B, which of its side's turns on the machine the cycle ran in (0, 1,
+    /// ...): a turn is one sample of the side (`stats::turns`). `None` outside an A/B.
+    pub turn: Option<u32>,
 }
 
 impl LabStats {

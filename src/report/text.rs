@@ -160,9 +160,14 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         .restart
         .map(|(new, prev)| format!(", counter restarted: gc {new} after gc {prev}"))
         .unwrap_or_default();
+    let label = r
+        .label
+        .as_deref()
+        .map(|l| format!("{}; ", escape_controls(l)))
+        .unwrap_or_default();
     let _ = writeln!(
         o,
-        "run {i} (from line {}): {}, {} P{restart}",
+        "run {i} (from line {}): {label}{}, {} P{restart}",
         r.first_line, r.format, r.procs
     );
     let rate = r
@@ -307,6 +312,14 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         c.b_runs,
         if c.b_runs == 1 { "" } else { "s" }
     );
+    if !c.mismatch.is_empty() {
+        let _ = writeln!(
+            o,
+            "not one experiment: the lab runs differ in more than the marker ({}); every \
+             figure below moves with that too",
+            c.mismatch.join(", ")
+        );
+    }
     // A side's cell names how many of its runs carry the figure when not all do.
     let cell = |s: &Option<Spread>, runs: usize| match s {
         Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", spread_text(s), x.n),

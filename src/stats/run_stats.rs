@@ -555,6 +555,7 @@ impl Figures {
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
         Some(RunSummary {
+            label: None,
             format: self.format,
             first_line,
             restart,
@@ -797,6 +798,7 @@ mod tests {
             thread_cpu: 1_500_000,
             offcpu: 0,
             setup: false,
+            turn: None,
         };
         let mut text = String::new();
         for (n, l) in [

@@ -10,6 +10,8 @@ pub use super::run_stats::RunStats;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunSummary {
+    /// What the source calls the run: a lab trace's settings (`# gcscope lab tree ...`).
+    pub label: Option<String>,
     /// Which line shape the run was printed in.
     pub format: &'static str,
     pub first_line: u64,

@@ -2,10 +2,12 @@
 //! read `&App`.
 
 use super::keys::Action;
+use crate::model::settings;
 use crate::model::{Cycle, Event};
 use crate::source::{LabControl, LabKnob};
-use crate::stats::compare::{self, Row};
+use crate::stats::compare::{self, Metric, Row};
 use crate::stats::summary::{RunStats, RunSummary};
+use crate::stats::turns::TurnSamples;
 use crate::timeline::{Run, Timeline};
 use std::time::Duration;
 
@@ -36,6 +38,8 @@ pub struct Pane {
     replay_stats: (usize, RunStats),
     /// The charts' series over the zoom window, downsampled, refreshed by `App::refresh`.
     pub cols: Cols,
+    /// A live lab A/B side's completed turns, each a sample for the strip.
+    turns: TurnSamples,
 }
 
 /// Per-cycle series over the visible window, at most `COLS` values each (the largest of each
@@ -100,6 +104,19 @@ pub fn downsample(cycles: &[Cycle], w: usize, value: impl Fn(&Cycle) -> u64) -> 
         .collect()
 }
 
+/// The live lab A/B compares each side's latest turns, at most this many: a range over every
+/// turn of a long session only widens, and a verdict would then depend on how long it ran.
+/// Ten a side whose ranges do not overlap is a strong result (p < 1e-5 with no difference).
+pub const TURN_WINDOW: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Samples {
+    #[default]
+    Runs,
+    /// The latest completed turns a side, the same number on both (at most `TURN_WINDOW`).
+    Turns(usize),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Link {
     Index,
@@ -124,6 +141,12 @@ pub struct App {
     pub quit: bool,
     /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
+    /// What the strip's samples are: each side's selected run, or (live lab A/B) each
+    /// completed turn of it, paired turn for turn.
+    pub samples: Samples,
+    /// How the two selected runs' settings differ beyond the marker ("GOGC 100 vs 200"):
+    /// then the strip compares nothing and says why.
+    pub mismatch: Vec<String>,
     /// Live lab sources: where the lab keys send their switches.
     pub lab: Option<LabControl>,
 }
@@ -142,6 +165,7 @@ impl Pane {
             summary_key: (usize::MAX, usize::MAX),
             replay_stats: (0, RunStats::default()),
             cols: Cols::default(),
+            turns: TurnSamples::default(),
         }
     }
 
@@ -254,6 +278,8 @@ impl App {
             link: Link::Index,
             quit: false,
             comparison: Vec::new(),
+            samples: Samples::Runs,
+            mismatch: Vec::new(),
             lab: None,
         }
     }
@@ -330,11 +356,47 @@ impl App {
             refresh_cols(p, w);
         }
         if self.panes.len() == 2 {
-            let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
-            // As `gcscope compare` prints them: no row for a figure neither side has.
-            self.comparison = compare::compare(&side(&self.panes[0]), &side(&self.panes[1]));
-            self.comparison.retain(Row::has_values);
+            self.compare_sides();
         }
+    }
+
+    /// The strip: the two sides' selected runs, or in a live lab A/B their completed turns
+    /// (paired: the first k of each), by `compare`'s rule; nothing when the runs' settings
+    /// differ beyond the marker.
+    fn compare_sides(&mut self) {
+        let label = |p: &Pane| {
+            p.timeline
+                .runs
+                .get(p.run)
+                .and_then(|r| r.label.clone())
+                .unwrap_or_default()
+        };
+        self.mismatch = settings::differences(&label(&self.panes[0]), &label(&self.panes[1]));
+        if !self.mismatch.is_empty() {
+            self.comparison.clear();
+            return;
+        }
+        for p in &mut self.panes {
+            let cycles = p.timeline.runs.get(p.run).map_or(&[][..], |r| &r.cycles);
+            p.turns.update(p.run, cycles);
+        }
+        let (a, b) = (&self.panes[0], &self.panes[1]);
+        let k = a.turns.done.len().min(b.turns.done.len()).min(TURN_WINDOW);
+        let live_ab = self.lab.is_some();
+        self.comparison = if live_ab && k > 0 {
+            self.samples = Samples::Turns(k);
+            let latest = |p: &'_ Pane| p.turns.done.len() - k;
+            let mut rows = compare::compare(&a.turns.done[latest(a)..], &b.turns.done[latest(b)..]);
+            // The runtime's cumulative GC CPU % runs over the whole run, not one turn.
+            rows.retain(|r| r.metric != Metric::GcCpuPct.key());
+            rows
+        } else {
+            self.samples = Samples::Runs;
+            let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
+            compare::compare(&side(a), &side(b))
+        };
+        // As `gcscope compare` prints them: no row for a figure neither side has.
+        self.comparison.retain(Row::has_values);
     }
 
     pub fn act(&mut self, action: Action) {
@@ -385,7 +447,14 @@ impl App {
                 self.zoom = self.zoom.map(|z| z * 2).filter(|&z| z < n);
             }
             Action::PrevRun | Action::NextRun => {
-                if let Some(p) = self.panes.get_mut(self.focus) {
+                // A live lab A/B's sides switch settings together, run for run: they move
+                // together, so the strip always compares one experiment.
+                let together = self.lab.is_some();
+                let focus = self.focus;
+                for (i, p) in self.panes.iter_mut().enumerate() {
+                    if !together && i != focus {
+                        continue;
+                    }
                     let runs = p.timeline.runs.len().max(1);
                     p.run = if action == Action::NextRun {
                         (p.run + 1) % runs

@@ -1,7 +1,7 @@
 //! Render functions over `&App`. Nothing here does I/O, parses, or walks more than the
 //! visible window of cycles.
 
-use super::app::{App, Link, Pane, SPEEDS};
+use super::app::{App, Link, Pane, Samples, SPEEDS};
 use super::keys;
 use crate::fmt::fmt_num;
 use crate::model::Cycle;
@@ -169,9 +169,12 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         format!("⏸ x{}", SPEEDS[app.speed])
     };
     let sel = p.selected();
+    // A live lab run says what it runs; a file says which file it is (its settings are in
+    // `summary`).
     let name = p
         .current_run()
         .and_then(|r| r.label.as_deref())
+        .filter(|_| p.live)
         .unwrap_or(&p.name);
     let line1 = Line::from(vec![
         Span::styled(format!("{side}{name}"), name_style),
@@ -713,6 +716,21 @@ fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 }
 
 fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+    if !app.mismatch.is_empty() {
+        // Two runs of different experiments: any delta would mix the marker with the rest.
+        let text = format!(
+            "not compared: the selected runs differ in more than the marker ({}). \
+             Select runs of one experiment ([ ] moves both sides of a lab A/B).",
+            app.mismatch.join(", ")
+        );
+        f.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .block(block(" A/B ")),
+            area,
+        );
+        return;
+    }
     let spread = crate::fmt::spread_text;
     let mut lines = vec![Line::from(Span::styled(
         format!(
@@ -745,12 +763,36 @@ fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     } else {
         String::new()
     };
-    let what = if single {
-        "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
-    } else {
-        "~ = no verdict: a direction needs 3 runs a side whose ranges do not overlap"
+    let what = match app.samples {
+        Samples::Turns(k) => format!(
+            "samples: each side's latest {k} completed turns; ~ = no verdict: a direction \
+             needs 3 a side whose ranges do not overlap"
+        ),
+        Samples::Runs if app.lab.is_some() => {
+            "each completed turn of a side will be a sample: waiting for both sides' first"
+                .to_string()
+        }
+        Samples::Runs if single => {
+            "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
+                .to_string()
+        }
+        Samples::Runs => {
+            "~ = no verdict: a direction needs 3 runs a side whose ranges do not overlap"
+                .to_string()
+        }
     };
-    let title = format!(" A/B{cut}: {what} ");
+    // As `compare` says it: the load moved the wall-clock rows (docs/SUMMARY.md).
+    let loaded = app
+        .panes
+        .iter()
+        .filter_map(|p| p.summary.as_ref()?.lab.as_ref()?.offcpu_share)
+        .any(|share| share > LOADED_SHARE);
+    let loaded = if loaded {
+        " machine loaded: wall-clock rows moved with it;"
+    } else {
+        ""
+    };
+    let title = format!(" A/B{cut}:{loaded} {what} ");
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
 }
 

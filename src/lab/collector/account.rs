@@ -144,6 +144,7 @@ impl Gc {
                 offcpu: self.acct.offcpu_ns.load(Relaxed),
                 // Set by `lab::run`, which knows whether the workload was still building.
                 setup: false,
+                turn: None,
             })),
             ..Default::default()
         };
