@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod keys;
+mod strip;
 pub mod view;
 
 use crate::source::{self, Batch, Spec};
