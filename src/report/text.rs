@@ -1,7 +1,7 @@
 //! The readable tables of `summary` and `compare`.
 
 use super::Source;
-use crate::fmt::{escape_controls, pct, spread_text, verdict_text, Fixed};
+use crate::fmt::{escape_controls, go_ms, pct, row_spread, verdict_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{Row, Verdict, MIN_RUNS};
 use crate::stats::summary::{RunSummary, LOADED_SHARE};
@@ -192,29 +192,29 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         o,
         "  GC CPU       {}% cumulative at the last cycle; {} ms in all, {} ms compulsory (total - idle)",
         r.final_gc_pct,
-        Fixed(r.gc_cpu_ms, 1),
-        Fixed(r.compulsory_cpu_ms, 1)
+        go_ms(r.gc_cpu_ms),
+        go_ms(r.compulsory_cpu_ms)
     );
     let c = &r.cpu_ms;
     let _ = writeln!(
         o,
         "  CPU ms sum   assist {}  background {}  idle {}  STW {}+{}  idle share {}",
-        Fixed(c.assist, 1),
-        Fixed(c.background, 1),
-        Fixed(c.idle, 1),
-        Fixed(c.sweep_term, 3),
-        Fixed(c.mark_term, 3),
+        go_ms(c.assist),
+        go_ms(c.background),
+        go_ms(c.idle),
+        go_ms(c.sweep_term),
+        go_ms(c.mark_term),
         pct(r.idle_share)
     );
     let m = &r.per_cycle_median_ms;
     let _ = writeln!(
         o,
         "  per cycle    median ms: assist {}  background {}  idle {}  GC CPU {}  compulsory {}",
-        Fixed(m.assist, 3),
-        Fixed(m.background, 3),
-        Fixed(m.idle, 3),
-        Fixed(m.gc_cpu, 3),
-        Fixed(m.compulsory_cpu, 3)
+        go_ms(m.assist),
+        go_ms(m.background),
+        go_ms(m.idle),
+        go_ms(m.gc_cpu),
+        go_ms(m.compulsory_cpu)
     );
     for (label, p, what) in [
         ("pause ms ", &r.pause_ms, "STW sweep + mark termination"),
@@ -223,10 +223,10 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         let _ = writeln!(
             o,
             "  {label}    p50 {}  p90 {}  p99 {}  max {}  ({what})",
-            Fixed(p.p50, 3),
-            Fixed(p.p90, 3),
-            Fixed(p.p99, 3),
-            Fixed(p.max, 3)
+            go_ms(p.p50),
+            go_ms(p.p90),
+            go_ms(p.p99),
+            go_ms(p.max)
         );
     }
     let goal = r
@@ -321,9 +321,9 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         );
     }
     // A side's cell names how many of its runs carry the figure when not all do.
-    let cell = |s: &Option<Spread>, runs: usize| match s {
-        Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", spread_text(s), x.n),
-        _ => spread_text(s),
+    let cell = |r: &Row, s: &Option<Spread>, runs: usize| match s {
+        Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", row_spread(r, s), x.n),
+        _ => row_spread(r, s),
     };
     // A figure no run on either side has (e.g. page scan density without gctrace=2) gets
     // no row.
@@ -334,8 +334,8 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         .map(|r| {
             [
                 r.label.to_string(),
-                cell(&r.a, c.a_runs),
-                cell(&r.b, c.b_runs),
+                cell(r, &r.a, c.a_runs),
+                cell(r, &r.b, c.b_runs),
                 verdict_text(r),
                 // Why there is no verdict; with one, its p-value (from 4 runs a side).
                 match (&r.why, r.verdict) {

@@ -25,7 +25,6 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         );
         return;
     }
-    let spread = crate::fmt::spread_text;
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "{:<26}{:>22}{:>22}{:>10}",
@@ -43,8 +42,8 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         lines.push(Line::from(format!(
             "{:<26}{:>22}{:>22}{:>10}{why}",
             r.label,
-            spread(&r.a),
-            spread(&r.b),
+            crate::fmt::row_spread(r, &r.a),
+            crate::fmt::row_spread(r, &r.b),
             crate::fmt::verdict_text(r)
         )));
     }

@@ -3,8 +3,9 @@
 
 use super::app::{App, Link, Pane, SPEEDS};
 use super::keys;
-use crate::fmt::fmt_num;
+use crate::fmt::{fmt_num, go_ms};
 use crate::model::Cycle;
+use crate::stats::compare::Metric;
 use crate::stats::summary::LOADED_SHARE;
 use crate::trace::format;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -262,8 +263,10 @@ fn spark<'a>(data: &'a [u64], title: String, color: Color, theme: Theme) -> Spar
         .style(theme.fg(color))
 }
 
+/// A cycle's time as its gc line prints it (Go's digits, truncated as Go does), so the
+/// decoded text never says 328 where the line says 327.
 fn ms(ns: u64) -> String {
-    fmt_num(ns as f64 / 1e6)
+    format::ms(ns)
 }
 
 fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
@@ -383,12 +386,11 @@ fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let s = p.summary.as_ref();
     let title = format!(
-        " CPU per cycle: idle share {}  compulsory {} ms/cycle ",
-        s.and_then(|s| s.idle_share)
-            .map_or("-".into(), |x| format!("{:.1}%", x * 100.0)),
-        s.map_or("-".into(), |s| fmt_num(
-            s.per_cycle_median_ms.compulsory_cpu
-        ))
+        " CPU per cycle: idle share {}  compulsory CPU {} ms/cycle ",
+        crate::fmt::pct(s.and_then(|s| s.idle_share)),
+        // The strip's and `compare`'s figure, by the same code: the run's mean per cycle.
+        s.and_then(|s| Metric::CompulsoryMsPerCycle.of(s))
+            .map_or("-".into(), crate::fmt::go_ms)
     );
     let outer = block(title);
     let inner = outer.inner(area);
@@ -426,7 +428,7 @@ fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         let title = format!(
             "{name} ms  sel {}  run sum {}",
             at_sel.map_or("-".into(), ms),
-            sum.map_or("-".into(), fmt_num)
+            sum.map_or("-".into(), crate::fmt::go_ms)
         );
         f.render_widget(spark(&data, title, color, theme), row);
     }
@@ -438,10 +440,10 @@ fn pauses(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         let q = &s.pause_ms;
         lines.push(Line::from(format!(
             "p50 {}  p90 {}  p99 {}  max {} ms",
-            fmt_num(q.p50),
-            fmt_num(q.p90),
-            fmt_num(q.p99),
-            fmt_num(q.max)
+            go_ms(q.p50),
+            go_ms(q.p90),
+            go_ms(q.p99),
+            go_ms(q.max)
         )));
         // A pause far above the typical one must jump out (a 40 ms stall among 50 µs pauses).
         let outliers = &p.cols.outliers;
