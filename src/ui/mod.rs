@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod keys;
+mod panels;
 mod strip;
 pub mod view;
 
