@@ -55,7 +55,7 @@ fn one_source() {
     let mut a = app(&[TREE]);
     let s = screen(&mut a, 140, 44);
     assert!(s.contains("cycles 23/23"));
-    assert!(s.contains("page scan density: objects per span visit, run 49.3"));
+    assert!(s.contains("page scan density: objects per span visit, whole run 49.3"));
     insta::assert_snapshot!(s);
 }
 
@@ -97,7 +97,7 @@ fn a_b_strip_says_when_rows_are_cut() {
         density.contains("n/a") && density.contains("B only"),
         "{density}"
     );
-    let s = screen(&mut a, 160, 40);
+    let s = screen(&mut a, 160, 30);
     assert!(
         s.contains(" A/B (10 of 11 rows shown, all in `gcscope compare`): one run a side"),
         "{s}"
@@ -165,7 +165,14 @@ fn empty_trace() {
     let mut a = App::new(vec![Pane::new("empty.log", false)]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 100, 30);
-    assert!(s.contains("no cycles yet"));
+    assert!(
+        s.contains("No gc lines gcscope reads in this source"),
+        "{s}"
+    );
+    assert!(
+        s.contains("GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -"),
+        "{s}"
+    );
     insta::assert_snapshot!(s);
 }
 
@@ -204,7 +211,10 @@ fn a_40ms_pause_jumps_out() {
     let mut a = App::new(vec![p]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 140, 44);
-    assert!(s.contains("outliers (>10x p50): gc 30 40 ms"), "{s}");
+    assert!(
+        s.contains("over 1.0 ms (10x p50, at least 1): gc 30 40 ms"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -478,7 +488,7 @@ fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
     let idle = s.lines().find(|l| l.contains("│idle share")).unwrap();
     let pane_a = &pane[..pane.find("┐").unwrap()];
     assert_eq!(
-        after(pane_a, "compulsory CPU "),
+        after(pane_a, "compulsory "),
         after(strip, "compulsory CPU ms/cycle"),
         "{pane}\n{strip}"
     );
@@ -495,4 +505,118 @@ fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
         summary.contains(&format!("idle share {}", after(pane_a, "idle share "))),
         "{summary}"
     );
+}
+
+/// The six views a person meets, each at the four terminal sizes people have.
+fn view_case(name: &str) -> App {
+    match name {
+        "one_trace" => app(&[TREE]),
+        "a_b" => app(&[
+            "go/go1.27.3_legacy_graph_p2_gctrace2.log",
+            "go/go1.27.3_greentea_graph_p2_gctrace2.log",
+        ]),
+        "lab_a_b" => {
+            // The live lab A/B as `gcscope` opens it: two live lab panes and the lab's keys.
+            let mut app = App::new(
+                [LAB_LEGACY, LAB_GREENTEA]
+                    .iter()
+                    .map(|n| {
+                        let mut p = pane(n);
+                        p.live = true;
+                        p
+                    })
+                    .collect(),
+            );
+            let cfgs = vec![gcscope::lab::Config::default(); 2];
+            app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+            // Their events have arrived (a live pane shows each as it comes).
+            for i in 0..2 {
+                app.apply(i, Event::End { error: None });
+            }
+            app
+        }
+        "help" => {
+            let mut a = app(&[TREE]);
+            a.help = true;
+            a
+        }
+        "empty_pipe" => {
+            // `(echo 'starting server'; sleep 30) | gcscope -`, before any gc line.
+            let mut p = Pane::new("-", true);
+            p.timeline = source::read_all(&b"starting server\n"[..]).unwrap();
+            p.timeline.ended = None;
+            App::new(vec![p])
+        }
+        "problems_only" => {
+            // A Go 1.4 log: every gc line is of the unsupported old format.
+            let mut text = String::new();
+            for n in 1..=9 {
+                text += &format!("gc{n}(1): 0+0+0+0 us, 0 -> 0 MB, 21 (21-0) objects, 2 goroutines, 16/0/0 sweeps, 0(0) handoff, 0(0) steal, 0/0/0 yields\n");
+            }
+            let mut p = Pane::new("go14.log", false);
+            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            let mut a = App::new(vec![p]);
+            a.apply(0, Event::End { error: None });
+            a
+        }
+        _ => unreachable!("{name}"),
+    }
+}
+
+const CASES: [&str; 6] = [
+    "one_trace",
+    "a_b",
+    "lab_a_b",
+    "help",
+    "empty_pipe",
+    "problems_only",
+];
+const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 50)];
+
+#[test]
+fn every_view_at_every_size() {
+    for case in CASES {
+        for (w, h) in SIZES {
+            let mut a = view_case(case);
+            let s = screen(&mut a, w, h);
+            insta::assert_snapshot!(format!("{case}_{w}x{h}"), s);
+        }
+    }
+}
+
+/// What must survive on a small terminal: an A/B of two real traces shows both names, the
+/// two main charts a side and the strip's whole changes; the help's rows are whole.
+#[test]
+fn a_b_at_80x24_and_100x30_keeps_names_charts_and_whole_deltas() {
+    for (w, h) in [(80, 24), (100, 30)] {
+        let mut a = view_case("a_b");
+        let s = screen(&mut a, w, h);
+        assert!(s.contains("A …legacy_graph_p2_gctrace2.log"), "{s}");
+        assert!(s.contains("B …greentea_graph_p2_gctrace2.log"), "{s}");
+        assert_eq!(s.matches("phases per cycle").count(), 2, "{s}");
+        assert_eq!(s.matches("CPU per cycle").count(), 2, "{s}");
+        // Every strip row shown ends in its whole change cell (`~`, `B only`, a %).
+        let rows: Vec<&str> = s
+            .lines()
+            .map(|l| l.trim_matches('"'))
+            .skip_while(|l| !l.contains("B vs A"))
+            .skip(1)
+            .take_while(|l| l.starts_with('│'))
+            .collect();
+        assert!(rows.len() >= 6, "{s}");
+        for r in rows {
+            let cell = r.trim_end_matches('│').trim_end();
+            assert!(
+                cell.ends_with('~') || cell.ends_with("only") || cell.ends_with('%'),
+                "{r}"
+            );
+        }
+    }
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut a = view_case("help");
+        let s = screen(&mut a, w, h);
+        for (_, help) in keys::help_rows() {
+            assert!(s.contains(help), "{help} at {w}x{h}:\n{s}");
+        }
+    }
 }

@@ -67,6 +67,10 @@ pub struct Cols {
     pub pause_hist: [u64; 7],
     /// Shown cycles with a pause over 10x the median (and over 1 ms), largest first (index, pause).
     pub outliers: Vec<(u32, u64)>,
+    /// How many pauses are outliers, listed or not.
+    pub outliers_total: usize,
+    /// The outlier threshold: `max(10 x p50, 1 ms)`, ns.
+    pub outlier_limit: u64,
     pub has_density: bool,
     pub has_scan: bool,
 }
@@ -139,6 +143,8 @@ pub struct App {
     pub zoom: Option<usize>,
     pub link: Link,
     pub quit: bool,
+    /// What the last key did not do and why (the hint bar shows it until the next key).
+    pub notice: Option<String>,
     /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
     /// What the strip's samples are: each side's selected run, or (live lab A/B) each
@@ -241,8 +247,11 @@ fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
         .map(|c| (c.num, c.pause()))
         .collect();
     outliers.sort_by_key(|o| std::cmp::Reverse(o.1));
+    let outliers_total = outliers.len();
     outliers.truncate(8);
     p.cols = Cols {
+        outliers_total,
+        outlier_limit: limit,
         key,
         window: w,
         pause: d(Cycle::pause),
@@ -277,6 +286,7 @@ impl App {
             zoom: None,
             link: Link::Index,
             quit: false,
+            notice: None,
             comparison: Vec::new(),
             samples: Samples::Runs,
             mismatch: Vec::new(),
@@ -296,6 +306,11 @@ impl App {
             // A live source started a run (a restarted process, a lab switch): show it.
             p.run = p.timeline.runs.len() - 1;
             p.cursor = 0;
+        }
+        if ended && !p.live && p.run == 0 {
+            // A file of many runs (a log of restarts) opens on its latest: what happened
+            // last is what its reader came for; `[` goes back.
+            p.run = p.timeline.runs.len().saturating_sub(1);
         }
         if p.live || !self.playing || ended {
             if p.live || !self.playing {
@@ -399,7 +414,40 @@ impl App {
         self.comparison.retain(Row::has_values);
     }
 
+    /// Why `action` would do nothing here, said in the hint bar instead of nothing at all.
+    fn why_not(&self, action: Action) -> Option<String> {
+        let live = self.panes.iter().any(|p| p.live);
+        let runs = self
+            .panes
+            .get(self.focus)
+            .map_or(0, |p| p.timeline.runs.len());
+        let why = match action {
+            a if a.lab_only() && self.lab.is_none() => {
+                "lab keys (w m < >) change the live lab: `gcscope lab` or plain `gcscope`"
+            }
+            Action::LabMarker if self.lab.as_ref().is_some_and(|l| l.marker.is_none()) => {
+                "m: the A/B already shows both markers (A legacy, B Green Tea); \
+                 `gcscope lab` runs one and m switches it"
+            }
+            Action::PlayPause | Action::Faster | Action::Slower if live => {
+                "replay (space + -) is for recorded files; this source is live"
+            }
+            Action::SwitchFocus | Action::LinkMode if self.panes.len() < 2 => {
+                "Tab and l work in an A/B: `gcscope view A B`"
+            }
+            Action::PrevRun | Action::NextRun if runs < 2 => {
+                "[ ]: this source has one run (a run is a process: the cycle counter restarts)"
+            }
+            _ => return None,
+        };
+        Some(why.to_string())
+    }
+
     pub fn act(&mut self, action: Action) {
+        self.notice = self.why_not(action);
+        if self.notice.is_some() {
+            return;
+        }
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = !self.help,

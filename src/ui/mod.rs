@@ -233,6 +233,22 @@ fn handle(app: &mut App, ev: Term) {
                 } else {
                     app.act(a);
                 }
+            } else if k.kind == crossterm::event::KeyEventKind::Press {
+                use crossterm::event::{KeyCode, KeyModifiers};
+                let mut name = String::new();
+                for (m, s) in [
+                    (KeyModifiers::CONTROL, "Ctrl-"),
+                    (KeyModifiers::ALT, "Alt-"),
+                ] {
+                    if k.modifiers.contains(m) {
+                        name.push_str(s);
+                    }
+                }
+                match k.code {
+                    KeyCode::Char(c) => name.push(c),
+                    other => name.push_str(&format!("{other:?}")),
+                }
+                app.notice = Some(format!("{name}: not a gcscope key; ? lists them"));
             }
         }
         Term::Mouse(m) => match m.kind {

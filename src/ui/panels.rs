@@ -2,7 +2,7 @@
 //! CPU, pause, page-scan-density, decoded-cycle and log panes of one source.
 
 use super::app::Pane;
-use super::view::{block, Theme, ASSIST, BACKGROUND, GOAL, IDLE, MARK, PAUSE};
+use super::view::{block, fit, Theme, ASSIST, BACKGROUND, GOAL, IDLE, MARK, PAUSE};
 use crate::fmt::{fmt_num, go_ms};
 use crate::model::Cycle;
 use crate::stats::compare::Metric;
@@ -62,13 +62,44 @@ fn ms(ns: u64) -> String {
     format::ms(ns)
 }
 
+/// A series on one row, its label on the left: the compact form of a sparkline, for a
+/// panel with no room for a title row per series.
+fn label_row(f: &mut Frame, label: String, data: &[u64], color: Color, theme: Theme, r: Rect) {
+    let lw = (label.chars().count() as u16 + 1).min(r.width / 2);
+    let [l, d] = Layout::horizontal([Constraint::Length(lw), Constraint::Min(0)]).areas(r);
+    f.render_widget(Paragraph::new(fit(&label, lw as usize)), l);
+    let cols = columns(data, d.width as usize);
+    f.render_widget(Sparkline::default().data(&cols).style(theme.fg(color)), d);
+}
+
 pub(super) fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let outer = block(" phases: STW pause / concurrent mark, per cycle ");
+    let outer = block(fit(
+        " phases per cycle: STW pause, concurrent mark ",
+        area.width.saturating_sub(2) as usize,
+    ));
     let inner = outer.inner(area);
     f.render_widget(outer, area);
     let cycles = &p.cycles()[p.cols.window.clone()];
     let w = inner.width as usize;
     let sel = p.selected();
+    let pause_max = ms(p.cols.pause.iter().copied().max().unwrap_or(0));
+    let mark_max = ms(p.cols.mark.iter().copied().max().unwrap_or(0));
+    if inner.height < 5 {
+        let [a, b, axis] = Layout::vertical([Constraint::Length(1); 3]).areas(inner);
+        let sel_pause = sel.map_or(String::new(), |c| format!(" {}", ms(c.pause())));
+        let sel_mark = sel.map_or(String::new(), |c| format!(" {}", ms(c.mark_wall())));
+        label_row(
+            f,
+            format!("STW{sel_pause}ms"),
+            &p.cols.pause,
+            PAUSE,
+            theme,
+            a,
+        );
+        label_row(f, format!("mark{sel_mark}ms"), &p.cols.mark, MARK, theme, b);
+        time_axis(f, p, cycles, axis, theme);
+        return;
+    }
     let [a, b, axis] = Layout::vertical([
         Constraint::Percentage(50),
         Constraint::Percentage(50),
@@ -78,8 +109,7 @@ pub(super) fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let pause = columns(&p.cols.pause, w);
     let mark = columns(&p.cols.mark, w);
     let t_pause = format!(
-        "STW pause ms (max {}){}",
-        ms(pause.iter().copied().max().unwrap_or(0)),
+        "STW pause ms (max {pause_max}){}",
         sel.map_or(String::new(), |c| format!(
             "  sel {}+{}",
             ms(c.clock.sweep_term),
@@ -87,12 +117,11 @@ pub(super) fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         ))
     );
     let t_mark = format!(
-        "mark ms (max {}){}",
-        ms(mark.iter().copied().max().unwrap_or(0)),
+        "mark ms (max {mark_max}){}",
         sel.map_or(String::new(), |c| format!("  sel {}", ms(c.mark_wall())))
     );
-    f.render_widget(spark(&pause, t_pause, PAUSE, theme), a);
-    f.render_widget(spark(&mark, t_mark, MARK, theme), b);
+    f.render_widget(spark(&pause, fit(&t_pause, w), PAUSE, theme), a);
+    f.render_widget(spark(&mark, fit(&t_mark, w), MARK, theme), b);
     time_axis(f, p, cycles, axis, theme);
 }
 
@@ -109,14 +138,17 @@ fn time_axis(f: &mut Frame, p: &Pane, cycles: &[Cycle], area: Rect, theme: Theme
     }
     let left = format!("@{:.3}s", first.at as f64 / 1e9);
     let right = format!("@{:.3}s", last.at as f64 / 1e9);
-    for (i, ch) in left.chars().enumerate().take(w) {
-        if marker[i] == ' ' {
+    // A label the cursor would break is left out: `@11.^76s` reads as neither.
+    let cursor = marker.iter().position(|&c| c == '^');
+    let clear = |from: usize, len: usize| cursor.is_none_or(|c| c < from || c >= from + len);
+    if clear(0, left.len()) && left.len() < w {
+        for (i, ch) in left.chars().enumerate() {
             marker[i] = ch;
         }
     }
     let start = w.saturating_sub(right.len());
-    for (i, ch) in right.chars().enumerate() {
-        if start + i < w && marker[start + i] == ' ' {
+    if clear(start, right.len()) && start > left.len() {
+        for (i, ch) in right.chars().enumerate() {
             marker[start + i] = ch;
         }
     }
@@ -128,16 +160,17 @@ fn time_axis(f: &mut Frame, p: &Pane, cycles: &[Cycle], area: Rect, theme: Theme
 
 pub(super) fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let sel = p.selected();
+    // The legend is the title: each line has its own marker, so it reads without colour.
     let title = match sel {
         Some(c) => format!(
-            " heap MB: start {} end {} live {} goal {} ",
-            c.heap_start >> 20,
+            " heap MB: • goal {}  ▀ end {}  ⠒ live {} ",
+            c.goal.map_or("-".into(), |g| (g >> 20).to_string()),
             c.heap_end >> 20,
             c.heap_live >> 20,
-            c.goal.map_or("-".into(), |g| (g >> 20).to_string())
         ),
-        None => " heap MB ".into(),
+        None => " heap MB: • goal  ▀ end  ⠒ live ".into(),
     };
+    let title = fit(&title, area.width.saturating_sub(2) as usize);
     let w = area.width.saturating_sub(2).max(1) as usize * 2;
     let mb = |series: &[u64]| -> Vec<(f64, f64)> {
         columns(series, w)
@@ -153,18 +186,18 @@ pub(super) fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     );
     let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
     let xmax = live.len().max(1) as f64;
-    let line = |name, color, data| {
+    let line = |name, marker, color, data| {
         Dataset::default()
             .name(name)
-            .marker(Marker::Braille)
+            .marker(marker)
             .graph_type(GraphType::Line)
             .style(theme.fg(color))
             .data(data)
     };
     let chart = Chart::new(vec![
-        line("goal", GOAL, &goal),
-        line("end", PAUSE, &end),
-        line("live", MARK, &live),
+        line("goal", Marker::Dot, GOAL, &goal),
+        line("end", Marker::HalfBlock, PAUSE, &end),
+        line("live", Marker::Braille, MARK, &live),
     ])
     .block(block(title))
     .x_axis(Axis::default().bounds([0.0, xmax]))
@@ -179,17 +212,16 @@ pub(super) fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 pub(super) fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let s = p.summary.as_ref();
     let title = format!(
-        " CPU per cycle: idle share {}  compulsory CPU {} ms/cycle ",
-        crate::fmt::pct(s.and_then(|s| s.idle_share)),
+        " CPU per cycle: compulsory {} ms/cycle, idle share {} ",
         // The strip's and `compare`'s figure, by the same code: the run's mean per cycle.
         s.and_then(|s| Metric::CompulsoryMsPerCycle.of(s))
-            .map_or("-".into(), crate::fmt::go_ms)
+            .map_or("-".into(), go_ms),
+        crate::fmt::pct(s.and_then(|s| s.idle_share)),
     );
-    let outer = block(title);
+    let outer = block(fit(&title, area.width.saturating_sub(2) as usize));
     let inner = outer.inner(area);
     f.render_widget(outer, area);
     let w = inner.width as usize;
-    let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
     let sel = p.selected();
     let cols = &p.cols.cpu;
     // (name, colour, series, the selected cycle's ns, the run's sum in ms)
@@ -216,52 +248,100 @@ pub(super) fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
             s.map(|s| s.cpu_ms.idle),
         ),
     ];
+    if inner.height < 6 {
+        // One row a class: its label, the selected cycle's ms, the series.
+        let rows = Layout::vertical([Constraint::Length(1); 3]).split(inner);
+        for (&row, (name, color, series, at_sel, _)) in rows.iter().zip(kinds) {
+            let short = if name == "background" { "bg" } else { name };
+            let label = format!("{short} {}ms", at_sel.map_or("-".into(), ms));
+            label_row(f, label, series, color, theme, row);
+        }
+        return;
+    }
+    let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
     for (&row, (name, color, series, at_sel, sum)) in rows.iter().zip(kinds) {
         let data = columns(series, w);
         let title = format!(
             "{name} ms  sel {}  run sum {}",
             at_sel.map_or("-".into(), ms),
-            sum.map_or("-".into(), crate::fmt::go_ms)
+            sum.map_or("-".into(), go_ms)
         );
-        f.render_widget(spark(&data, title, color, theme), row);
+        f.render_widget(spark(&data, fit(&title, w), color, theme), row);
     }
 }
 
 pub(super) fn pauses(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let w = area.width.saturating_sub(2) as usize;
+    let room = area.height.saturating_sub(2) as usize;
     let mut lines = Vec::new();
     if let Some(s) = &p.summary {
         let q = &s.pause_ms;
-        lines.push(Line::from(format!(
-            "p50 {}  p90 {}  p99 {}  max {} ms",
-            go_ms(q.p50),
-            go_ms(q.p90),
-            go_ms(q.p99),
-            go_ms(q.max)
+        // The unit first: a narrow pane cuts the end of the line, never what the numbers are.
+        lines.push(Line::from(fit(
+            &format!(
+                "ms: p50 {}  p90 {}  p99 {}  max {}",
+                go_ms(q.p50),
+                go_ms(q.p90),
+                go_ms(q.p99),
+                go_ms(q.max)
+            ),
+            w,
         )));
         // A pause far above the typical one must jump out (a 40 ms stall among 50 µs pauses).
         let outliers = &p.cols.outliers;
         if !outliers.is_empty() {
-            let list: Vec<String> = outliers
-                .iter()
-                .take(4)
-                .map(|(num, pause)| format!("gc {num} {} ms", ms(*pause)))
-                .collect();
+            let head = format!(
+                "over {} ms (10x p50, at least 1): ",
+                ms(p.cols.outlier_limit)
+            );
             lines.push(Line::from(Span::styled(
-                format!("outliers (>10x p50): {}", list.join(", ")),
+                outlier_list(&head, outliers, p.cols.outliers_total, w),
                 theme.alert(),
             )));
         }
+        let bar_w = w.saturating_sub(16);
         lines.extend(distribution(
             &p.cols.pause_hist,
-            area.width.saturating_sub(20) as usize,
+            bar_w,
+            room.saturating_sub(lines.len()),
         ));
     }
-    let para = Paragraph::new(lines).block(block(" pauses (STW sweep + mark termination) "));
-    f.render_widget(para, area);
+    let title = fit(" pauses (STW sweep + mark termination) ", w);
+    f.render_widget(Paragraph::new(lines).block(block(title)), area);
 }
 
-/// Pause counts in power-of-4 buckets from 10 µs, as bars.
-fn distribution(counts: &[u64; 7], bar_w: usize) -> Vec<Line<'static>> {
+/// `head`, then as many outliers (largest first) as fit in `w` columns, and how many are
+/// left out.
+fn outlier_list(head: &str, outliers: &[(u32, u64)], total: usize, w: usize) -> String {
+    let mut out = head.to_string();
+    for (i, (num, pause)) in outliers.iter().enumerate() {
+        let item = format!(
+            "{}gc {num} {} ms",
+            if i > 0 { ", " } else { "" },
+            ms(*pause)
+        );
+        let rest = total - i - 1;
+        let more = if rest > 0 {
+            format!(" +{rest} more")
+        } else {
+            String::new()
+        };
+        if out.chars().count() + item.chars().count() + more.len() > w && i > 0 {
+            out.push_str(&format!(" +{} more", total - i));
+            return out;
+        }
+        out.push_str(&item);
+    }
+    if total > outliers.len() {
+        out.push_str(&format!(" +{} more", total - outliers.len()));
+    }
+    out
+}
+
+/// Pause counts in power-of-4 buckets from 10 µs, as bars: the buckets from the first to the
+/// last that has a pause, and when fewer rows are free, the slowest ones (the tail is what
+/// the pane is for; p50 says the rest).
+fn distribution(counts: &[u64; 7], bar_w: usize, rows: usize) -> Vec<Line<'static>> {
     const EDGES_US: [u64; 6] = super::app::PAUSE_EDGES_US;
     let max = counts.iter().copied().max().unwrap_or(0).max(1);
     let label = |i: usize| match i {
@@ -269,7 +349,10 @@ fn distribution(counts: &[u64; 7], bar_w: usize) -> Vec<Line<'static>> {
         6 => ">10.24ms".to_string(),
         _ => format!("<{:>5}µs", EDGES_US[i]),
     };
-    (0..7)
+    let first = counts.iter().position(|&n| n > 0).unwrap_or(0);
+    let last = counts.iter().rposition(|&n| n > 0).unwrap_or(6);
+    let from = first.max((last + 1).saturating_sub(rows));
+    (from..=last)
         .map(|i| {
             let n = (counts[i] as usize * bar_w).div_ceil(max as usize);
             Line::from(format!(
@@ -290,9 +373,14 @@ pub(super) fn cycle_detail(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         );
         return;
     };
-    let mut lines = vec![Line::from(Span::styled(format::line(c), theme.bold()))];
+    // The gc line itself wraps to two or three rows: a short pane keeps the decoded words.
+    let room = area.height.saturating_sub(2);
+    let mut lines = Vec::new();
+    if room >= 6 {
+        lines.push(Line::from(Span::styled(format::line(c), theme.bold())));
+    }
     lines.push(Line::from(format!(
-        "gc {} ({}) started @{:.3}s{}{}; {}% of CPU went to GC since the program started",
+        "gc {} ({}) started @{:.3}s{}; {}% of CPU went to GC since the program started",
         c.num,
         if c.line == 0 {
             "live".to_string()
@@ -300,15 +388,11 @@ pub(super) fn cycle_detail(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
             format!("line {}", c.line)
         },
         c.at as f64 / 1e9,
-        if c.forced {
-            ", forced by runtime.GC()"
-        } else {
-            ""
-        },
-        if c.leak_check {
-            ", checking for goroutine leaks"
-        } else {
-            ""
+        // The leak profiler forces its cycles too: say which forced it.
+        match (c.forced, c.leak_check) {
+            (_, true) => ", forced by the goroutine leak check",
+            (true, false) => ", forced (runtime.GC, debug.FreeOSMemory)",
+            _ => "",
         },
         c.cum_pct
     )));
@@ -362,7 +446,7 @@ pub(super) fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         return;
     }
     let outer = block(format!(
-        " page scan density: objects per span visit, run {} ",
+        " page scan density: objects per span visit, whole run {} ",
         p.summary
             .as_ref()
             .and_then(|s| {
@@ -501,13 +585,75 @@ pub(super) fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     rows.sort_by_key(|r| r.0);
     let start = rows.len().saturating_sub(room);
     lines.extend(rows.into_iter().skip(start).map(|r| r.1));
+    // Counts of the whole source; the lines shown are those up to the selected cycle.
     let title = format!(
-        " output {}  notes {}  problems {} (up to the selected cycle) ",
+        " log to the selected cycle; in all: output {}, notes {}, problems {} ",
         tl.output.len(),
         tl.notes.len(),
         tl.problems.len()
     );
+    let title = fit(&title, area.width.saturating_sub(2) as usize);
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
+}
+
+/// A source with no cycle to show: what it has instead (output, problems) and how to get
+/// gctrace out of a program, rather than empty charts that read like data.
+pub(super) fn guide(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+    let tl = &p.timeline;
+    let output = tl.output.len() + tl.dropped_output;
+    let waiting = tl.ended.is_none();
+    let mut lines = vec![Line::from(Span::styled(
+        if waiting {
+            format!("No gc lines yet ({output} other {} so far).", lines(output))
+        } else {
+            format!(
+                "No gc lines gcscope reads in this source ({output} other {}).",
+                lines(output)
+            )
+        },
+        theme.bold(),
+    ))];
+    if !tl.problems.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("{} problems; the first:", tl.problems.len()),
+            theme.alert(),
+        )));
+        for pr in tl.problems.iter().take(3) {
+            lines.push(Line::from(format!("  line {}: {}", pr.line, pr.reason)));
+        }
+    }
+    for text in [
+        "",
+        "Go prints one line per GC cycle on standard error when GODEBUG has gctrace=1:",
+        "  GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -      (2>&1: the lines are on stderr)",
+        "  GODEBUG=gctrace=1 ./prog 2> gc.log; gcscope view gc.log",
+        "GODEBUG=gctrace=2 (Go 1.25+) adds scan: lines: page scan density, Green Tea's measure.",
+        "gcscope reads Go 1.5 and later; older runtimes printed another format.",
+        "No Go program at hand? `gcscope demo` replays a real A/B; `gcscope` runs the lab.",
+    ] {
+        lines.push(Line::from(text));
+    }
+    if let Some(last) = tl.output.last() {
+        lines.push(Line::from(""));
+        lines.push(Line::from(format!(
+            "last output, line {}: {}",
+            last.line, last.text
+        )));
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block(" no cycles ")),
+        area,
+    );
+}
+
+fn lines(n: usize) -> &'static str {
+    if n == 1 {
+        "line"
+    } else {
+        "lines"
+    }
 }
 
 #[cfg(test)]
@@ -589,7 +735,7 @@ mod tests {
     #[test]
     fn distribution_bars_are_shares_of_the_largest_bucket() {
         assert_eq!(
-            text(distribution(&[1, 2, 4, 0, 0, 0, 8], 8)),
+            text(distribution(&[1, 2, 4, 0, 0, 0, 8], 8, 7)),
             [
                 "   <10µs █        1",
                 "<   40µs ██       2",
@@ -607,7 +753,7 @@ mod tests {
     #[test]
     fn distribution_shows_a_single_pause_beside_a_huge_bucket() {
         assert_eq!(
-            text(distribution(&[1, 0, 0, 0, 1_000_000, 0, 3], 10)),
+            text(distribution(&[1, 0, 0, 0, 1_000_000, 0, 3], 10, 7)),
             [
                 "   <10µs █          1",
                 "<   40µs            0",
@@ -623,7 +769,7 @@ mod tests {
     #[test]
     fn distribution_of_no_pauses_and_narrow_bars() {
         assert_eq!(
-            text(distribution(&[0; 7], 3)),
+            text(distribution(&[0; 7], 3, 7)),
             [
                 "   <10µs     0",
                 "<   40µs     0",
@@ -635,7 +781,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            text(distribution(&[5, 0, 0, 0, 0, 0, 1], 0)),
+            text(distribution(&[5, 0, 0, 0, 0, 0, 1], 0, 7)),
             [
                 "   <10µs  5",
                 "<   40µs  0",
@@ -646,9 +792,33 @@ mod tests {
                 ">10.24ms  1",
             ]
         );
+        // Only the buckets from the first pause to the last.
         assert_eq!(
-            text(distribution(&[2, 1, 0, 0, 0, 0, 0], 1))[..3],
-            ["   <10µs █ 2", "<   40µs █ 1", "<  160µs   0"]
+            text(distribution(&[2, 1, 0, 0, 0, 0, 0], 1, 7)),
+            ["   <10µs █ 2", "<   40µs █ 1"]
+        );
+    }
+
+    /// With fewer rows than buckets the slowest stay: a 77 ms pause is never hidden below
+    /// three rows of fast ones.
+    #[test]
+    fn distribution_keeps_the_tail_when_rows_are_few() {
+        assert_eq!(
+            text(distribution(&[9, 4, 0, 0, 0, 0, 1], 1, 3)),
+            ["< 2560µs   0", "<10240µs   0", ">10.24ms █ 1"]
+        );
+    }
+
+    #[test]
+    fn outliers_say_how_many_are_left_out() {
+        let o = [(7, 49_800_000), (13, 20_000_000), (21, 9_000_000)];
+        assert_eq!(
+            outlier_list("over 1.0 ms: ", &o, 20, 80),
+            "over 1.0 ms: gc 7 49 ms, gc 13 20 ms, gc 21 9.0 ms +17 more"
+        );
+        assert_eq!(
+            outlier_list("over 1.0 ms: ", &o, 3, 34),
+            "over 1.0 ms: gc 7 49 ms +2 more"
         );
     }
 

@@ -25,28 +25,27 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         );
         return;
     }
-    let mut lines = vec![Line::from(Span::styled(
-        format!(
-            "{:<26}{:>22}{:>22}{:>10}",
-            "metric", "A median [min-max]", "B median [min-max]", "B vs A"
-        ),
-        theme.bold(),
-    ))];
     let single = app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2));
-    for r in &app.comparison {
-        // No verdict: why, as `compare` says it (the title says it once for one run a side).
-        let why = match &r.why {
-            Some(why) if !single && r.a.is_some() && r.b.is_some() => format!("  {why}"),
-            _ => String::new(),
-        };
-        lines.push(Line::from(format!(
-            "{:<26}{:>22}{:>22}{:>10}{why}",
-            r.label,
-            crate::fmt::row_spread(r, &r.a),
-            crate::fmt::row_spread(r, &r.b),
-            crate::fmt::verdict_text(r)
-        )));
-    }
+    let cells: Vec<[String; 5]> = app
+        .comparison
+        .iter()
+        .map(|r| {
+            // No verdict: why, as `compare` says it (the title says it once for one run a
+            // side).
+            let why = match &r.why {
+                Some(why) if !single && r.a.is_some() && r.b.is_some() => why.clone(),
+                _ => String::new(),
+            };
+            [
+                r.label.to_string(),
+                crate::fmt::row_spread(r, &r.a),
+                crate::fmt::row_spread(r, &r.b),
+                crate::fmt::verdict_text(r),
+                why,
+            ]
+        })
+        .collect();
+    let lines = table(&cells, area.width.saturating_sub(2) as usize, theme);
     // The strip is at most a third of the screen: rows below its edge are cut, and the title
     // says so first (a narrow terminal cuts the title's end).
     let fit = usize::from(area.height.saturating_sub(3));
@@ -85,6 +84,64 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     } else {
         ""
     };
-    let title = format!(" A/B{cut}:{loaded} {what} ");
+    let title = super::view::fit(
+        &format!(" A/B{cut}:{loaded} {what} "),
+        area.width.saturating_sub(2) as usize,
+    );
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
+}
+
+/// The strip's rows in columns as wide as their widest cell: the figures and the change are
+/// never cut; the metric's name gives way first (with an ellipsis), and the reason for no
+/// verdict takes what is left.
+fn table(cells: &[[String; 5]], width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let wide = |i: usize, head: &str| {
+        cells
+            .iter()
+            .map(|c| c[i].chars().count())
+            .chain([head.chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let (a_head, b_head) = ("A median [min-max]", "B median [min-max]");
+    let (aw, bw, dw) = (wide(1, "A"), wide(2, "B"), wide(3, "B vs A"));
+    let figures = aw + bw + dw + 6;
+    let lw = wide(0, "metric").min(width.saturating_sub(figures)).max(6);
+    let why_w = width.saturating_sub(lw + figures + 2);
+    let head_cell = |full: &str, short: &str, w: usize| {
+        if full.chars().count() <= w {
+            full
+        } else {
+            short
+        }
+        .to_string()
+    };
+    let row = |c: [&str; 5]| {
+        let why = if why_w > 3 && !c[4].is_empty() {
+            format!("  {}", super::view::fit(c[4], why_w))
+        } else {
+            String::new()
+        };
+        format!(
+            "{:<lw$}  {:>aw$}  {:>bw$}  {:>dw$}{why}",
+            super::view::fit(c[0], lw),
+            c[1],
+            c[2],
+            c[3]
+        )
+    };
+    let head = row([
+        "metric",
+        &head_cell(a_head, "A", aw),
+        &head_cell(b_head, "B", bw),
+        "B vs A",
+        "",
+    ]);
+    let mut lines = vec![Line::from(Span::styled(head, theme.bold()))];
+    lines.extend(
+        cells
+            .iter()
+            .map(|c| Line::from(row([&c[0], &c[1], &c[2], &c[3], &c[4]]))),
+    );
+    lines
 }

@@ -75,61 +75,220 @@ pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
     }
 }
 
+/// What a side can show, in the order drawn top to bottom. Which of them a side shows, and
+/// how tall, depends on the room (`stack`): the layout gives way by priority as the terminal
+/// shrinks instead of cutting every panel.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Panel {
+    Phases,
+    Cpu,
+    Heap,
+    Density,
+    Pauses,
+    Detail,
+    Log,
+}
+
+impl Panel {
+    /// Rows of its compact form: below this the panel is left out.
+    fn min_h(self) -> u16 {
+        match self {
+            Panel::Phases | Panel::Cpu | Panel::Heap => 5,
+            Panel::Density | Panel::Pauses | Panel::Detail => 4,
+            Panel::Log => 3,
+        }
+    }
+
+    /// Rows it can use well; more room beyond every panel's wish is shared out evenly.
+    fn want_h(self) -> u16 {
+        match self {
+            Panel::Detail => 8,
+            Panel::Phases | Panel::Pauses => 7,
+            Panel::Heap | Panel::Log => 6,
+            Panel::Density | Panel::Cpu => 5,
+        }
+    }
+
+    /// Which panels grow first once every chosen one has its compact height: the decoded
+    /// cycle (its words are cut, not squeezed), then the charts.
+    const GROWTH: [Panel; 7] = [
+        Panel::Detail,
+        Panel::Phases,
+        Panel::Pauses,
+        Panel::Heap,
+        Panel::Density,
+        Panel::Cpu,
+        Panel::Log,
+    ];
+
+    fn draw(self, f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+        match self {
+            Panel::Phases => panels::phases(f, p, area, theme),
+            Panel::Cpu => panels::cpu(f, p, area, theme),
+            Panel::Heap => panels::heap(f, p, area, theme),
+            Panel::Density => panels::density(f, p, area, theme),
+            Panel::Pauses => panels::pauses(f, p, area, theme),
+            Panel::Detail => panels::cycle_detail(f, p, area, theme),
+            Panel::Log => panels::log(f, p, area, theme),
+        }
+    }
+}
+
+/// The panels that fit in `h` rows, taken in `priority` order at their compact height, then
+/// grown towards what each can use (in priority order) and the rest shared out; in draw
+/// order, with their heights.
+fn stack(priority: &[Panel], h: u16) -> Vec<(Panel, u16)> {
+    let mut chosen: Vec<(Panel, u16)> = Vec::new();
+    let mut left = h;
+    for &p in priority {
+        if p.min_h() <= left {
+            chosen.push((p, p.min_h()));
+            left -= p.min_h();
+        }
+    }
+    for g in Panel::GROWTH {
+        if let Some((p, ph)) = chosen.iter_mut().find(|(p, _)| *p == g) {
+            let add = p.want_h().saturating_sub(*ph).min(left);
+            *ph += add;
+            left -= add;
+        }
+    }
+    let n = chosen.len() as u16;
+    for (i, (_, ph)) in chosen.iter_mut().enumerate() {
+        *ph += left / n.max(1) + u16::from((i as u16) < left % n.max(1));
+    }
+    chosen.sort_by_key(|(p, _)| *p);
+    chosen
+}
+
+/// Draws `panels` of `p` stacked in `area` (or, while it has no cycle, how to get some).
+fn column(f: &mut Frame, p: &Pane, priority: &[Panel], area: Rect, theme: Theme) {
+    if p.cycles().is_empty() {
+        panels::guide(f, p, area, theme);
+        return;
+    }
+    let parts = stack(priority, area.height);
+    let rects = Layout::vertical(parts.iter().map(|(_, h)| Constraint::Length(*h))).split(area);
+    for ((panel, _), r) in parts.iter().zip(rects.iter()) {
+        panel.draw(f, p, *r, theme);
+    }
+}
+
 fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
-    let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
+    let wide = area.width >= 120;
+    let head_h = 2;
+    let [head, rest] =
+        Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(area);
     header(f, app, p, 0, head, theme);
-    let rows = Layout::vertical([
-        Constraint::Percentage(34),
-        Constraint::Percentage(33),
-        Constraint::Percentage(33),
-    ])
-    .split(rest);
-    let cols = |r: Rect| Layout::horizontal([Constraint::Percentage(50); 2]).split(r);
-    let (r0, r1, r2) = (cols(rows[0]), cols(rows[1]), cols(rows[2]));
-    panels::phases(f, p, r0[0], theme);
-    panels::heap(f, p, r0[1], theme);
-    panels::cpu(f, p, r1[0], theme);
-    panels::pauses(f, p, r1[1], theme);
-    panels::cycle_detail(f, p, r2[0], theme);
-    let [density_area, log_area] =
-        Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(r2[1]);
-    panels::density(f, p, density_area, theme);
-    panels::log(f, p, log_area, theme);
+    if wide && rest.height >= 24 && !p.cycles().is_empty() {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(rest);
+        column(f, p, &[Panel::Phases, Panel::Cpu, Panel::Detail], l, theme);
+        let right = [Panel::Heap, Panel::Pauses, Panel::Density, Panel::Log];
+        column(f, p, &right, r, theme);
+    } else {
+        // One column: what the run did first, then why.
+        let order = [
+            Panel::Phases,
+            Panel::Cpu,
+            Panel::Heap,
+            Panel::Detail,
+            Panel::Pauses,
+            Panel::Density,
+            Panel::Log,
+        ];
+        column(f, p, &order, rest, theme);
+    }
 }
 
 fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let strip_h = (app.comparison.len() as u16 + 3).min(area.height / 3);
+    // The strip is the A/B's answer: on a short terminal it gets nearly half the height, so
+    // its deltas survive; the sides keep their two main charts.
+    let rows = if app.mismatch.is_empty() {
+        app.comparison.len() as u16 + 3
+    } else {
+        5
+    };
+    let cap = if area.height >= 40 {
+        area.height / 3
+    } else {
+        area.height * 9 / 20
+    };
     let [top, strip] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(strip_h)]).areas(area);
+        Layout::vertical([Constraint::Min(0), Constraint::Length(rows.min(cap))]).areas(area);
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(top);
+    let names = short_names(app);
+    let density = app.panes.iter().any(|p| p.cols.has_density);
+    let mut order = vec![Panel::Phases, Panel::Cpu];
+    if density {
+        // Page scan density is what an A/B of the two markers is about (lab, gctrace=2).
+        order.push(Panel::Density);
+    }
+    order.extend([Panel::Heap, Panel::Pauses, Panel::Detail]);
     for (i, p) in app.panes.iter().take(2).enumerate() {
-        let [head, a, b, c, d, e] = Layout::vertical([
-            Constraint::Length(2),
-            Constraint::Percentage(21),
-            Constraint::Percentage(19),
-            Constraint::Percentage(22),
-            Constraint::Percentage(21),
-            Constraint::Percentage(17),
-        ])
-        .areas(cols[i]);
-        header(f, app, p, i, head, theme);
-        panels::phases(f, p, a, theme);
-        panels::heap(f, p, b, theme);
-        panels::cpu(f, p, c, theme);
-        // Pauses and page scan density share a row when either side has density (the lab,
-        // gctrace=2): it is what an A/B of the two markers is about.
-        if app.panes.iter().any(|p| p.cols.has_density) {
-            let [dl, dr] =
-                Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
-                    .areas(d);
-            panels::pauses(f, p, dl, theme);
-            panels::density(f, p, dr, theme);
-        } else {
-            panels::pauses(f, p, d, theme);
-        }
-        panels::cycle_detail(f, p, e, theme);
+        let head_h = if cols[i].width >= 90 { 2 } else { 1 };
+        let [head, rest] =
+            Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(cols[i]);
+        header_named(f, app, p, i, &names[i], head, theme);
+        column(f, p, &order, rest, theme);
     }
     super::strip::draw(f, app, strip, theme);
+}
+
+/// The two sides' names as the headers show them: file names without their directories and
+/// without the start they share (`…legacy_graph.log`, `…greentea_graph.log`), so two long
+/// paths never collide at 80 columns.
+fn short_names(app: &App) -> Vec<String> {
+    let full: Vec<&str> = app.panes.iter().map(display_name).collect();
+    if full.iter().any(|n| n.starts_with("lab ")) {
+        // A lab label is its settings: the workload in their shared start matters.
+        return full.iter().map(|n| n.to_string()).collect();
+    }
+    let base: Vec<&str> = full
+        .iter()
+        .map(|n| n.rsplit('/').next().unwrap_or(n))
+        .collect();
+    let common = match base.as_slice() {
+        [a, b] => a
+            .char_indices()
+            .zip(b.chars())
+            .take_while(|((_, x), y)| x == y)
+            .last()
+            .map_or(0, |((i, x), _)| i + x.len_utf8()),
+        _ => 0,
+    };
+    // Cut at a word boundary of the shared start, and only when it saves something.
+    let cut = base
+        .first()
+        .and_then(|a| a[..common].rfind(['_', ' ', '-', '.']).map(|i| i + 1))
+        .unwrap_or(0);
+    base.iter()
+        .map(|n| {
+            if cut >= 4 && cut < n.len() {
+                format!("…{}", &n[cut..])
+            } else {
+                n.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A live lab run says what it runs; a file says which file it is (its settings are in
+/// `summary`).
+fn display_name(p: &Pane) -> &str {
+    p.current_run()
+        .and_then(|r| r.label.as_deref())
+        .filter(|_| p.live)
+        .unwrap_or(&p.name)
+}
+
+/// `s` cut to `w` columns, with an ellipsis where it was cut.
+pub(super) fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 pub(super) fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
@@ -137,6 +296,21 @@ pub(super) fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
 }
 
 fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme) {
+    header_named(f, app, p, i, display_name(p), area, theme);
+}
+
+/// A side's header: its name, then what a person checks first (how far it is, its GC CPU,
+/// the selected cycle, live or replaying), then the rest; wrapped at words into the rows it
+/// has, so a narrow terminal keeps the start and cuts nothing mid-word.
+fn header_named(
+    f: &mut Frame,
+    app: &App,
+    p: &Pane,
+    i: usize,
+    name: &str,
+    area: Rect,
+    theme: Theme,
+) {
     let side = if app.panes.len() > 1 {
         format!("{} ", ["A", "B"][i.min(1)])
     } else {
@@ -166,63 +340,94 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         format!("⏸ x{}", SPEEDS[app.speed])
     };
     let sel = p.selected();
-    // A live lab run says what it runs; a file says which file it is (its settings are in
-    // `summary`).
-    let name = p
-        .current_run()
-        .and_then(|r| r.label.as_deref())
-        .filter(|_| p.live)
-        .unwrap_or(&p.name);
-    let line1 = Line::from(vec![
-        Span::styled(format!("{side}{name}"), name_style),
-        Span::raw(format!(
-            "  {}  {} P  run {}/{}",
-            s.map_or("", |s| s.format),
-            s.map_or(0, |s| s.procs),
-            p.run + 1,
-            runs.max(1)
-        )),
-    ]);
-    let line2 = Line::from(vec![
-        Span::raw(format!(
-            "cycles {}/{}  GC CPU {}%  at gc {} @{:.3}s  ",
-            p.cycles().len(),
-            total,
-            sel.map_or(0, |c| c.cum_pct),
-            sel.map_or(0, |c| c.num),
-            sel.map_or(0.0, |c| c.at as f64 / 1e9),
-        )),
-        Span::styled(state, theme.bold()),
-        Span::raw(if p.follow { "  following" } else { "" }),
-        // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
-        // figures moved with the load (docs/SUMMARY.md, offcpu_share).
-        Span::styled(
-            match s.and_then(|s| s.lab.as_ref()).and_then(|l| l.offcpu_share) {
-                Some(share) if share > LOADED_SHARE => {
-                    format!("  machine loaded ({:.0}% off-CPU)", share * 100.0)
-                }
-                _ => String::new(),
-            },
+    let name = fit(&format!("{side}{name}"), area.width as usize);
+    let mut spans = vec![
+        Span::styled(name, name_style),
+        Span::raw(format!("cycles {}/{}", p.cycles().len(), total)),
+    ];
+    if let Some(c) = sel {
+        spans.push(Span::raw(format!("GC CPU {}%", c.cum_pct)));
+        spans.push(Span::raw(format!(
+            "at gc {} @{:.3}s",
+            c.num,
+            c.at as f64 / 1e9
+        )));
+    }
+    spans.push(Span::styled(state, theme.bold()));
+    // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
+    // figures moved with the load (docs/SUMMARY.md, offcpu_share).
+    if let Some(share) = s
+        .and_then(|s| s.lab.as_ref())
+        .and_then(|l| l.offcpu_share)
+        .filter(|&share| share > LOADED_SHARE)
+    {
+        spans.push(Span::styled(
+            format!("machine loaded ({:.0}% off-CPU)", share * 100.0),
             theme.bold(),
-        ),
-        Span::raw(if app.panes.len() > 1 {
-            match app.link {
-                Link::Index => "  linked by index",
-                Link::Time => "  linked by time",
+        ));
+    }
+    spans.push(Span::raw(format!("run {}/{}", p.run + 1, runs.max(1))));
+    if let Some(s) = s {
+        spans.push(Span::raw(format!("{}, {} P", s.format, s.procs)));
+    }
+    if p.follow {
+        spans.push(Span::raw("following"));
+    }
+    if app.panes.len() > 1 {
+        spans.push(Span::raw(match app.link {
+            Link::Index => "linked by index",
+            Link::Time => "linked by time",
+        }));
+    }
+    let lines = fill(spans, area.width as usize, area.height as usize);
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// `items` in order on up to `rows` lines of `width` columns, two spaces apart; an item
+/// that does not fit on the line starts the next, and what does not fit at all is left out
+/// whole (the items come most important first).
+fn fill(items: Vec<Span<'static>>, width: usize, rows: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<Vec<Span>> = vec![Vec::new()];
+    let mut used = 0;
+    for item in items {
+        let w = item.width();
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + w > width && used > 0 {
+            if lines.len() == rows {
+                continue;
             }
-        } else {
-            ""
-        }),
-    ]);
-    f.render_widget(Paragraph::new(vec![line1, line2]), area);
+            lines.push(Vec::new());
+            used = 0;
+        }
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + w > width {
+            continue;
+        }
+        if let Some(line) = lines.last_mut() {
+            if gap > 0 {
+                line.push(Span::raw("  "));
+            }
+            line.push(item);
+        }
+        used += gap + w;
+    }
+    lines.into_iter().map(Line::from).collect()
 }
 
 fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     if let Some(buf) = &app.jump {
         f.render_widget(
             Paragraph::new(format!(
-                "jump to cycle: {buf}_  (Enter to go, Esc to cancel)"
+                "jump to cycle: {buf}_  (Enter to go; Esc or any other key cancels)"
             )),
+            area,
+        );
+        return;
+    }
+    if let Some(notice) = &app.notice {
+        // What the last key did not do, and why: said once, until the next key.
+        f.render_widget(
+            Paragraph::new(fit(notice, area.width as usize)).style(theme.bold()),
             area,
         );
         return;
@@ -231,7 +436,14 @@ fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let lab = app.lab.as_ref();
     // An A/B lab shows both markers already: no marker switch to offer.
     let marker_switch = lab.is_some_and(|l| l.marker.is_some());
+    let mut used = 0;
     for (k, what) in keys::hints(lab.is_some(), marker_switch) {
+        // Whole hints only: the ones that do not fit are in the help (`?`, the second).
+        let w = k.chars().count() + what.chars().count() + 4;
+        if used + w > area.width as usize {
+            continue;
+        }
+        used += w;
         spans.push(Span::styled(
             format!(" {k} "),
             theme.bold().add_modifier(Modifier::REVERSED),
@@ -250,8 +462,13 @@ fn help(f: &mut Frame, area: Rect, theme: Theme) {
             ])
         })
         .collect();
+    // As wide as its longest row, so no row is cut where the terminal has the room.
+    let longest = keys::help_rows()
+        .map(|(_, h)| h.chars().count() + 10)
+        .max()
+        .unwrap_or(0);
     let h = (rows.len() as u16 + 2).min(area.height);
-    let w = 64.min(area.width);
+    let w = (longest as u16 + 2).min(area.width);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
