@@ -620,3 +620,76 @@ fn a_b_at_80x24_and_100x30_keeps_names_charts_and_whole_deltas() {
         }
     }
 }
+
+/// `demo` replays by itself once its sources have arrived, from the first cycle.
+#[test]
+fn autoplay_starts_the_replay_when_every_source_has_arrived() {
+    let panes = ["go/go1.27.3_legacy_graph_p2_gctrace2.log", TREE]
+        .iter()
+        .map(|n| {
+            // Read, but not yet ended: the End event is what the loop applies last.
+            let mut p = pane(n);
+            p.timeline.ended = None;
+            p
+        })
+        .collect();
+    let mut a = App::new(panes);
+    a.autoplay = true;
+    a.apply(0, Event::End { error: None });
+    assert!(!a.playing, "one source has not arrived yet");
+    a.apply(1, Event::End { error: None });
+    assert!(a.playing && !a.autoplay);
+    assert!(
+        a.panes
+            .iter()
+            .all(|p| p.shown < p.current_run().unwrap().cycles.len()),
+        "replaying from the start"
+    );
+    a.tick(Duration::ZERO);
+    a.tick(Duration::from_secs(3600));
+    assert!(a
+        .panes
+        .iter()
+        .all(|p| p.shown == p.current_run().unwrap().cycles.len()));
+}
+
+/// A key that does nothing here says why in the hint bar, and changes nothing.
+#[test]
+fn keys_that_do_nothing_say_why() {
+    let mut a = view_case("lab_a_b");
+    a.act(Action::LabMarker);
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("m: the A/B already shows both markers"), "{s}");
+    let mut a = app(&[TREE]);
+    let follow = a.panes[0].follow;
+    a.panes[0].follow = !follow;
+    a.act(Action::NextRun);
+    assert_eq!(
+        a.panes[0].follow, !follow,
+        "] on a one-run file changes nothing"
+    );
+    assert!(a.notice.as_deref().unwrap().contains("one run"));
+    a.act(Action::LabWorkload);
+    assert!(a.notice.as_deref().unwrap().contains("gcscope lab"));
+    // The next key that acts clears it.
+    a.act(Action::StepBack);
+    assert!(a.notice.is_none());
+}
+
+/// A file of many runs (a log across restarts) opens on its latest run.
+#[test]
+fn a_file_of_many_runs_opens_on_the_latest() {
+    let mut text = String::new();
+    for restart in 0..3 {
+        for n in 1..=2 {
+            text += &format!("gc {n} @{restart}.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+    }
+    let mut p = Pane::new("restarts.log", false);
+    p.timeline = source::read_all(text.as_bytes()).unwrap();
+    let mut a = App::new(vec![p]);
+    a.apply(0, Event::End { error: None });
+    assert_eq!(a.panes[0].timeline.runs.len(), 3);
+    assert_eq!(a.panes[0].run, 2);
+    assert!(screen(&mut a, 100, 30).contains("run 3/3"));
+}

@@ -145,6 +145,8 @@ pub struct App {
     pub quit: bool,
     /// What the last key did not do and why (the hint bar shows it until the next key).
     pub notice: Option<String>,
+    /// Start the replay by itself once every source has arrived (the demo).
+    pub autoplay: bool,
     /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
     /// What the strip's samples are: each side's selected run, or (live lab A/B) each
@@ -287,6 +289,7 @@ impl App {
             link: Link::Index,
             quit: false,
             notice: None,
+            autoplay: false,
             comparison: Vec::new(),
             samples: Samples::Runs,
             mismatch: Vec::new(),
@@ -317,6 +320,13 @@ impl App {
                 p.reveal_all();
             }
             p.clamp_cursor();
+        }
+        if ended && self.autoplay && self.panes.iter().all(|p| p.timeline.ended.is_some()) {
+            self.autoplay = false;
+            for p in &mut self.panes {
+                p.cursor = 0;
+            }
+            self.start_replay();
         }
     }
 

@@ -577,7 +577,12 @@ pub(super) fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         (
             n.line,
             Line::from(Span::styled(
-                format!("{:>6} {}: {}", n.line, n.kind.name(), n.text),
+                // A note's text often starts with its kind (`pacer: ...`): not twice.
+                if n.text.starts_with(n.kind.name()) {
+                    format!("{:>6} {}", n.line, n.text)
+                } else {
+                    format!("{:>6} {}: {}", n.line, n.kind.name(), n.text)
+                },
                 theme.fg(GOAL),
             )),
         )
