@@ -108,13 +108,21 @@ fn table(cells: &[[String; 5]], width: usize, theme: Theme) -> Vec<Line<'static>
     let figures = aw + bw + dw + 6;
     let lw = wide(0, "metric").min(width.saturating_sub(figures)).max(6);
     let why_w = width.saturating_sub(lw + figures + 2);
-    let head_cell = |full: &str, short: &str, w: usize| {
-        if full.chars().count() <= w {
-            full
-        } else {
-            short
-        }
-        .to_string()
+    // Both full headers or both short ones: `A median [min-max]` beside a bare `B` reads
+    // as two different statistics.
+    let full = a_head.chars().count() <= aw && b_head.chars().count() <= bw;
+    let head_cell = |full_head: &str, short: &str| if full { full_head } else { short }.to_string();
+    // A reason cut short says less than none: it shows whole or not at all (the title says
+    // what `~` means).
+    let longest_why = cells
+        .iter()
+        .map(|c| c[4].chars().count())
+        .max()
+        .unwrap_or(0);
+    let why_w = if why_w >= longest_why.min(40) {
+        why_w
+    } else {
+        0
     };
     let row = |c: [&str; 5]| {
         let why = if why_w > 3 && !c[4].is_empty() {
@@ -132,8 +140,8 @@ fn table(cells: &[[String; 5]], width: usize, theme: Theme) -> Vec<Line<'static>
     };
     let head = row([
         "metric",
-        &head_cell(a_head, "A", aw),
-        &head_cell(b_head, "B", bw),
+        &head_cell(a_head, "A"),
+        &head_cell(b_head, "B"),
         "B vs A",
         "",
     ]);
