@@ -827,3 +827,66 @@ fn summary_of_a_lab_trace_prints_one_page_scan_density() {
     assert!(j["runs"][0]["scan"]["objects_per_span_visit"].is_f64());
     assert!(j["runs"][0]["lab"]["objects_per_page_visit"].is_f64());
 }
+
+/// `--help` says what each command does and what every argument is; the top level says what
+/// bare `gcscope`, `gcscope lab` and `gcscope demo` run; `lab --marker` names its default.
+#[test]
+fn help_describes_every_command_and_argument() {
+    let help = |args: &[&str]| {
+        let o = gcscope(args);
+        assert!(o.status.success(), "{args:?}");
+        stdout(&o)
+    };
+    let top = help(&["--help"]);
+    for said in [
+        "With no arguments, gcscope runs its GC lab live: legacy marking (A) against Green Tea (B)",
+        "`gcscope lab --ab`",
+        "`gcscope lab` runs\nGreen Tea alone",
+        "`gcscope demo` plays an A/B of two real Go 1.27.3 traces",
+    ] {
+        assert!(top.contains(said), "{said:?} not in\n{top}");
+    }
+    for cmd in ["view", "summary", "compare", "demo", "lab"] {
+        // Short help: one line per argument, its description beside it.
+        let text = help(&[cmd, "-h"]);
+        let mut in_list = false;
+        for line in text.lines() {
+            if line.ends_with(':') && !line.starts_with(' ') {
+                in_list = line == "Arguments:" || line == "Options:";
+                continue;
+            }
+            if in_list && line.starts_with("  ") {
+                let (name, desc) = line
+                    .trim_start()
+                    .split_once("  ")
+                    .unwrap_or((line.trim(), ""));
+                assert!(
+                    !desc.trim().is_empty(),
+                    "gcscope {cmd}: {name} has no description\n{text}"
+                );
+            }
+        }
+    }
+    let lab = help(&["lab", "--help"]);
+    assert!(lab.contains("[default: greentea]"), "{lab}");
+    assert!(lab.contains("`--ab` runs both"), "{lab}");
+    let demo = help(&["demo", "--help"]);
+    for said in ["Go 1.27.3", "gctrace=2", "legacy", "Green Tea", "graph"] {
+        assert!(demo.contains(said), "{said:?} not in\n{demo}");
+    }
+    let compare = help(&["compare", "--help"]);
+    assert!(compare.contains("[default: table]"), "{compare}");
+    // The default format is not a conflict with --json.
+    let o = gcscope(&["compare", "--json", TREE_LEGACY, "--", TREE_GT]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = gcscope(&[
+        "compare",
+        "--json",
+        "--format",
+        "table",
+        TREE_LEGACY,
+        "--",
+        TREE_GT,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
