@@ -11,7 +11,7 @@ mod greentea;
 mod legacy;
 
 use super::heap::sizeclass::NUM_CLASSES;
-use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId};
+use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId, SpanId};
 use super::rand::next_rand;
 use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
@@ -213,11 +213,24 @@ impl Marking {
 
     // ---- shading ----
 
-    /// Marks the object `r` points into and queues it for scanning if it has pointers.
+    /// Marks the object `r` points into and queues it for scanning if it has pointers. Every
+    /// pointer a marker handles comes here: from an object scan, a root job or a write-barrier
+    /// buffer flush.
     #[inline]
     pub fn shade(&self, heap: &Heap, gcw: &mut GcWork, p: usize, r: ObjRef) {
         if r.is_nil() {
             return;
+        }
+        // Green Tea sends every pointer first through `tryDeferToSpanScan` (scanobject,
+        // scanblock and wbBufFlush1 all do): the arena's bitmap says whether the page keeps
+        // inline mark bits; only then does the pointer take the span path. Objects over
+        // 512 B always fail the test and pay it in front of `findObject`. Legacy goes
+        // straight to `findObject`.
+        if self.marker == Marker::Greentea {
+            if let Some(span) = heap.inline_span_of(r) {
+                self.defer_to_span_scan(heap, gcw, p, span, r);
+                return;
+            }
         }
         let Some(o) = heap.find(r) else {
             gcw.stats.bad_pointers += 1;
@@ -238,13 +251,37 @@ impl Marking {
             return;
         }
         if self.marker == Marker::Greentea && o.inline {
-            // tryDeferToSpanScan: the span, not the object, is queued, once per ownership.
+            // Not reached while the bitmap agrees with the span table (it always does for a
+            // pointer to a live object); an inline object still goes to its span.
             if try_acquire(heap, o.span) {
                 self.span_put(gcw, p, SpanQEntry::new(o.span, o.idx));
             }
             return;
         }
         self.put_obj(gcw, o.base);
+    }
+
+    /// `tryDeferToSpanScan` past its test: the object is found from the page's class byte,
+    /// marked in the inline mark bits; a pointerful object's span (not the object) is queued,
+    /// once per ownership.
+    #[inline]
+    fn defer_to_span_scan(&self, heap: &Heap, gcw: &mut GcWork, p: usize, span: SpanId, r: ObjRef) {
+        let Some(o) = heap.find_inline(span, r) else {
+            gcw.stats.bad_pointers += 1;
+            return;
+        };
+        let (w, bit) = heap.mark_word(&o);
+        // SeqCst and the Relaxed pre-check: as in `shade`.
+        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
+            return;
+        }
+        gcw.stats.bytes_marked += o.elem_words as u64 * 8;
+        if o.noscan {
+            return;
+        }
+        if try_acquire(heap, span) {
+            self.span_put(gcw, p, SpanQEntry::new(span, o.idx));
+        }
     }
 
     /// Publishes all local work (Go's `dispose`): buffers to the global list, spans to our
