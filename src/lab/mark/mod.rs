@@ -7,6 +7,8 @@
 //! drain priority for both markers. Simplified: the stealable span chain is a mutex-guarded
 //! deque per P instead of Go's lock-free SPMC ring chain.
 
+#[cfg(test)]
+mod cost;
 mod greentea;
 mod legacy;
 
