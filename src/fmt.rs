@@ -1,7 +1,7 @@
 //! Numbers as people read them, shared by the headless reports and the dashboard: one
 //! formatter per kind of figure, so a figure reads the same in every view.
 
-use crate::stats::compare::{Change, Row, Verdict};
+use crate::stats::compare::{Change, Metric, Row, Verdict};
 use crate::stats::Spread;
 
 /// `{:.N}` (N <= 3) of a float, the same text, without the general float-formatting
@@ -34,6 +34,32 @@ impl std::fmt::Display for Fixed {
     }
 }
 
+/// Milliseconds at the precision gctrace prints them (the runtime's `fmtNSAsMS`): whole
+/// milliseconds from 10 ms, below that two significant digits and at most three decimals
+/// (`164`, `4.0`, `0.52`, `0.080`). A figure made of gctrace's values (a median, a
+/// percentile, a sum) is printed no finer than its inputs were; rounded, where Go truncates a
+/// cycle's value (`trace::format::ms` prints a cycle's).
+pub fn go_ms(v: f64) -> String {
+    let a = v.abs();
+    let decimals = if a >= 9.5 {
+        0
+    } else if a >= 0.995 {
+        1
+    } else if a >= 0.0995 {
+        2
+    } else {
+        3
+    };
+    if v == 0.0 {
+        // Go prints a zero as `0`.
+        return "0".into();
+    }
+    if v < 0.0 {
+        return format!("{v:.decimals$}");
+    }
+    Fixed(v, decimals).to_string()
+}
+
 /// A share (0..1) as a percentage with one decimal, or `n/a`.
 pub fn pct(x: Option<f64>) -> String {
     x.map_or("n/a".into(), |v| format!("{}%", Fixed(v * 100.0, 1)))
@@ -49,6 +75,25 @@ pub fn spread_text(s: &Option<Spread>) -> String {
             fmt_num(s.min),
             fmt_num(s.max)
         ),
+        None => "n/a".into(),
+    }
+}
+
+/// A comparison row's side as `spread_text` has it, in the unit and precision every view
+/// uses for the figure: the idle share, a fraction in JSON, reads as a percentage everywhere
+/// in text (`2.4% [2.3%-3.1%]`), as `summary` and the CPU pane print it; times in ms at
+/// gctrace's precision (`go_ms`).
+pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
+    let p: &dyn Fn(f64) -> String = match Metric::by_key(r.metric) {
+        Some(Metric::IdleShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
+        Some(m) if m.is_ms() => &go_ms,
+        // Go prints the cumulative GC CPU as a whole percentage.
+        Some(Metric::GcCpuPct) => &|v| Fixed(v, 0).to_string(),
+        _ => &fmt_num,
+    };
+    match s {
+        Some(s) if s.n == 1 => p(s.median),
+        Some(s) => format!("{} [{}-{}]", p(s.median), p(s.min), p(s.max)),
         None => "n/a".into(),
     }
 }
@@ -115,6 +160,25 @@ pub fn path(p: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn milliseconds_as_gctrace_prints_them() {
+        let cases = [
+            (164.0, "164"),
+            (96.255, "96"),
+            (9.96, "10"),
+            (4.0, "4.0"),
+            (0.523, "0.52"),
+            (0.0805, "0.081"),
+            (0.08, "0.080"),
+            (0.005, "0.005"),
+            (0.0, "0"),
+            (2725.6, "2726"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(go_ms(v), want, "{v}");
+        }
+    }
 
     #[test]
     fn control_characters_are_escaped() {

@@ -59,7 +59,9 @@ pub struct Problem {
 impl Run {
     /// The run's figures; `None` for a run without cycles.
     pub fn summary(&self) -> Option<RunSummary> {
-        self.stats.summary(self.first_line, self.restart)
+        let mut s = self.stats.summary(self.first_line, self.restart)?;
+        s.label.clone_from(&self.label);
+        Some(s)
     }
 }
 

@@ -392,6 +392,12 @@ fn lab_headless_and_summary_of_its_trace_agree_and_bad_paths_are_named() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["lab"]["workload"], "tree");
+    // The file says how it was made: every setting an A/B must share.
+    let head = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        head.lines().next().unwrap(),
+        "# gcscope lab tree greentea GOGC=100 P=2 seed=1 scale=0.0625 duration=0.6s"
+    );
     let s = gcscope(&["summary", "--json", f]);
     let sj: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
     let run = &sj["runs"][0];
@@ -681,11 +687,13 @@ fn compare_footer_and_p_values_match_the_rows() {
     }
 }
 
-/// Off-CPU time on the lab: line: the summary reports it and its share of the mark CPU Go's
-/// accounting booked; over the threshold, summary and compare say the machine was loaded.
+/// Off-CPU time on the lab: line: the summary reports it and its share of the mark segments'
+/// wall time (booked CPU + off-CPU); over the threshold, summary and compare say the machine
+/// was loaded.
 #[test]
 fn a_loaded_lab_run_is_said_to_be_loaded() {
-    // Mark CPU booked per cycle: 0.1 + 0.5 + 0 = 0.6 ms; off-CPU 0.06 ms (10 %) or 0.3 ms (50 %).
+    // Mark CPU booked per cycle: 0.1 + 0.5 + 0 = 0.6 ms; off-CPU 0.15 ms (0.15 / 0.75 = 20 %)
+    // or 0.6 ms (0.6 / 1.2 = 50 %).
     let trace = |offcpu_ns: u64| {
         let mut text = String::new();
         for n in 1..=3 {
@@ -699,17 +707,17 @@ fn a_loaded_lab_run_is_said_to_be_loaded() {
     let dir = std::env::temp_dir().join(format!("gcscope-cli-loaded-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (quiet, busy) = (dir.join("quiet.log"), dir.join("busy.log"));
-    std::fs::write(&quiet, trace(60_000)).unwrap();
-    std::fs::write(&busy, trace(300_000)).unwrap();
+    std::fs::write(&quiet, trace(150_000)).unwrap();
+    std::fs::write(&busy, trace(600_000)).unwrap();
     let (q, b) = (quiet.to_str().unwrap(), busy.to_str().unwrap());
     let j: serde_json::Value =
         serde_json::from_slice(&gcscope(&["summary", "--json", q, b]).stdout).unwrap();
     let share = |i: usize| j["runs"][i]["lab"]["offcpu_share"].as_f64().unwrap();
     assert!(
-        (share(0) - 0.1).abs() < 1e-9 && (share(1) - 0.5).abs() < 1e-9,
+        (share(0) - 0.2).abs() < 1e-9 && (share(1) - 0.5).abs() < 1e-9,
         "{j}"
     );
-    assert!((j["runs"][1]["lab"]["offcpu_ms"].as_f64().unwrap() - 0.9).abs() < 1e-9);
+    assert!((j["runs"][1]["lab"]["offcpu_ms"].as_f64().unwrap() - 1.8).abs() < 1e-9);
     let text = stdout(&gcscope(&["summary", q, b]));
     assert_eq!(text.matches("the machine was loaded").count(), 1, "{text}");
     let cmp = gcscope(&["compare", "--json", q, "--", b]);
@@ -720,5 +728,59 @@ fn a_loaded_lab_run_is_said_to_be_loaded() {
     );
     assert!(stdout(&gcscope(&["compare", q, "--", b]))
         .contains("loaded machine: 0 of A's and 1 of B's"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Lab traces whose headers name different settings are compared (a user may mean it) but
+/// said not to be one experiment, in text and JSON; Go traces have no settings to differ.
+#[test]
+fn compare_says_when_lab_runs_are_not_one_experiment() {
+    let trace = |header: &str| {
+        let mut text = format!("# gcscope {header}\n");
+        for n in 1..=3 {
+            text += "lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns 0 hist 4\n";
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        text
+    };
+    let dir = std::env::temp_dir().join(format!("gcscope-cli-mismatch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "a.log",
+            "lab map legacy GOGC=100 P=2 seed=1 scale=1 duration=5s",
+        ),
+        (
+            "b.log",
+            "lab map greentea GOGC=100 P=2 seed=1 scale=2 duration=5s",
+        ),
+        (
+            "c.log",
+            "lab map greentea GOGC=100 P=2 seed=9 scale=1 duration=5s",
+        ),
+    ];
+    for (name, header) in files {
+        std::fs::write(dir.join(name), trace(header)).unwrap();
+    }
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (a, b, c) = (p("a.log"), p("b.log"), p("c.log"));
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["compare", "--json", &a, "--", &b]).stdout).unwrap();
+    assert_eq!(j["mismatch"], serde_json::json!(["scale 1 vs 2"]));
+    let text = stdout(&gcscope(&["compare", &a, "--", &b]));
+    assert!(
+        text.contains(
+            "not one experiment: the lab runs differ in more than the marker (scale 1 vs 2)"
+        ),
+        "{text}"
+    );
+    // The marker and the seed may differ.
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["compare", "--json", &a, "--", &c]).stdout).unwrap();
+    assert_eq!(j["mismatch"], serde_json::json!([]));
+    assert!(!stdout(&gcscope(&["compare", &a, "--", &c])).contains("not one experiment"));
+    // summary names the run's settings.
+    assert!(stdout(&gcscope(&["summary", &b]))
+        .contains("run 1 (from line 3): lab map greentea GOGC=100 P=2 seed=1 scale=2 duration=5s; gcscope lab"));
     std::fs::remove_dir_all(&dir).ok();
 }

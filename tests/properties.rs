@@ -44,11 +44,12 @@ prop_compose! {
         big: bool,
         setup: bool,
         offcpu in any::<u64>(),
+        turn in proptest::option::of(any::<u32>()),
     ) -> LabStats {
         let n = if big { n } else { [small[0], small[1], n[2] >> 40, n[3] >> 40, n[4] >> 30] };
         LabStats {
             objects_scanned: n[0], bytes_scanned: n[1], page_visits: n[2], objects_freed: n[3],
-            density_hist, thread_cpu: n[4], offcpu, setup,
+            density_hist, thread_cpu: n[4], offcpu, setup, turn,
         }
     }
 }

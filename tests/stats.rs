@@ -48,6 +48,7 @@ fn lab_cycle(num: u32, line: u64, setup: bool) -> Cycle {
             thread_cpu: 900_000 + n,
             offcpu: 100 * n,
             setup,
+            turn: None,
         })),
         ..cycle(num, line)
     }

@@ -55,7 +55,7 @@ fn one_source() {
     let mut a = app(&[TREE]);
     let s = screen(&mut a, 140, 44);
     assert!(s.contains("cycles 23/23"));
-    assert!(s.contains("page scan density: objects per span visit, run 49.3"));
+    assert!(s.contains("page scan density: objects per span visit, whole run 49.3"));
     insta::assert_snapshot!(s);
 }
 
@@ -97,7 +97,7 @@ fn a_b_strip_says_when_rows_are_cut() {
         density.contains("n/a") && density.contains("B only"),
         "{density}"
     );
-    let s = screen(&mut a, 160, 40);
+    let s = screen(&mut a, 160, 30);
     assert!(
         s.contains(" A/B (10 of 11 rows shown, all in `gcscope compare`): one run a side"),
         "{s}"
@@ -141,11 +141,11 @@ fn a_read_error_shows_in_the_header_of_a_file() {
     );
 }
 
-/// A lab run whose mark segments spent most of their booked time descheduled says "machine
+/// A lab run whose mark segments spent half their wall time descheduled says "machine
 /// loaded" in its header; a quiet one does not.
 #[test]
 fn a_loaded_lab_run_says_so_in_the_header() {
-    for (offcpu_ns, loaded) in [(60_000, false), (300_000, true)] {
+    for (offcpu_ns, loaded) in [(150_000, false), (600_000, true)] {
         let mut text = String::new();
         for n in 1..=3 {
             text += &format!("lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns {offcpu_ns} hist 4\n");
@@ -165,7 +165,14 @@ fn empty_trace() {
     let mut a = App::new(vec![Pane::new("empty.log", false)]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 100, 30);
-    assert!(s.contains("no cycles yet"));
+    assert!(
+        s.contains("No gc lines gcscope reads in this source"),
+        "{s}"
+    );
+    assert!(
+        s.contains("GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -"),
+        "{s}"
+    );
     insta::assert_snapshot!(s);
 }
 
@@ -204,7 +211,10 @@ fn a_40ms_pause_jumps_out() {
     let mut a = App::new(vec![p]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 140, 44);
-    assert!(s.contains("outliers (>10x p50): gc 30 40.0 ms"), "{s}");
+    assert!(
+        s.contains("over 1.0 ms (10x p50, at least 1): gc 30 40 ms"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -357,4 +367,329 @@ fn live_lab_cycles_fill_the_panes() {
     assert!(s.contains("objects per visit"), "{s}");
     assert!(s.contains("idle share"), "{s}");
     assert!(!s.contains("no cycles yet"), "{s}");
+}
+
+/// A live lab A/B side's text: a `# gcscope` header naming its settings, then `turns` turns
+/// of two cycles each, background mark CPU `bg_ms` (+0.1 ms per turn, so ranges are real).
+fn lab_side(label: &str, turns: u32, bg_ms: f64) -> String {
+    let mut text = format!("# gcscope {label}\n");
+    let mut n = 0;
+    for t in 0..turns {
+        for _ in 0..2 {
+            n += 1;
+            let bg = bg_ms + f64::from(t) * 0.1;
+            text += &format!("lab: objs 1000 bytes 1048576 visits 100 freed 100 cpu_ns 500000 offcpu_ns 0 hist 4 turn {t}\n");
+            text += &format!("gc {n} @{n}.0s 1%: 0.01+10+0.01 ms clock, 0.02+0.1/{bg:.1}/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+    }
+    text
+}
+
+/// Two live lab panes as `gcscope lab --ab` makes them, with the lab control that marks the
+/// app as a live lab A/B.
+fn live_lab_ab(a: &str, b: &str) -> App {
+    let panes = [a, b]
+        .iter()
+        .map(|text| {
+            let mut p = Pane::new("lab", true);
+            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            p
+        })
+        .collect();
+    let mut app = App::new(panes);
+    let cfgs = vec![gcscope::lab::Config::default(); 2];
+    app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+    app
+}
+
+/// In the live lab A/B each completed turn is a sample (the turn in progress is not): with 5
+/// done a side and B's background CPU half of A's in every turn, the strip reaches a verdict
+/// by `compare`'s rule.
+#[test]
+fn the_live_lab_strip_compares_completed_turns() {
+    let label = |m: &str| format!("lab tree {m} GOGC=100 P=2 seed=1 scale=1");
+    let mut app = live_lab_ab(
+        &lab_side(&label("legacy"), 6, 10.0),
+        &lab_side(&label("greentea"), 6, 5.0),
+    );
+    let s = screen(&mut app, 200, 50);
+    assert!(s.contains("each side's latest 5 completed turns"), "{s}");
+    let row = s
+        .lines()
+        .find(|l| l.contains("compulsory CPU ms/cycle"))
+        .unwrap();
+    // Medians of turns 0..=4: A 10.14 + 0.2 ms per cycle, B 5.14 + 0.2 (at gctrace's
+    // precision), -48.4 %, 5 a side.
+    assert!(row.contains("10 [10-11]"), "{row}");
+    assert!(row.contains("5.3 [5.1-5.5]"), "{row}");
+    assert!(row.contains("-48.4%"), "{row}");
+    // The runtime's cumulative % is not a per-turn figure.
+    assert!(!s.contains("GC CPU % (final)"), "{s}");
+}
+
+/// Two runs of different experiments (the sides were switched apart) are not compared: the
+/// strip says what differs.
+#[test]
+fn the_strip_refuses_runs_of_different_experiments() {
+    let mut app = live_lab_ab(
+        &lab_side("lab graph legacy GOGC=100 P=2 seed=1 scale=1", 4, 10.0),
+        &lab_side("lab pointer greentea GOGC=200 P=2 seed=1 scale=1", 4, 5.0),
+    );
+    let s = screen(&mut app, 200, 50);
+    assert!(
+        s.contains("not compared: the selected runs differ in more than the marker (workload graph vs pointer, GOGC 100 vs 200)"),
+        "{s}"
+    );
+    assert!(!s.contains("compulsory CPU ms/cycle"), "{s}");
+    assert_eq!(app.mismatch.len(), 2);
+}
+
+/// `[` and `]` move both sides of a live lab A/B to the same run; in a files A/B only the
+/// focused side moves.
+#[test]
+fn run_keys_move_both_sides_of_a_lab_ab_together() {
+    let two_runs = format!(
+        "{}{}",
+        lab_side("lab tree legacy GOGC=100 P=2 seed=1 scale=1", 2, 10.0),
+        lab_side("lab tree legacy GOGC=200 P=2 seed=1 scale=1", 2, 10.0)
+    );
+    let mut app = live_lab_ab(&two_runs, &two_runs);
+    assert_eq!(app.panes[0].timeline.runs.len(), 2);
+    app.act(Action::NextRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 1));
+    app.act(Action::PrevRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (0, 0));
+    app.lab = None;
+    app.act(Action::NextRun);
+    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 0));
+    // And the strip then refuses the pair.
+    let s = screen(&mut app, 200, 50);
+    assert!(s.contains("(GOGC 200 vs 100)"), "{s}");
+}
+
+/// One name, one number: the CPU pane's "compulsory CPU ms/cycle" and idle share are the
+/// strip's figures for the same run, printed alike (`summary` prints the idle share so too).
+#[test]
+fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
+    let mut a = app(&[
+        "go/go1.27.3_legacy_tree_p2_r1.log",
+        "go/go1.27.3_greentea_tree_p2_r1.log",
+    ]);
+    let s = screen(&mut a, 200, 60);
+    let after = |s: &str, key: &str| -> String {
+        let i = s.find(key).unwrap() + key.len();
+        s[i..].split_whitespace().next().unwrap().to_string()
+    };
+    let pane = s.lines().find(|l| l.contains("CPU per cycle:")).unwrap();
+    let strip = s
+        .lines()
+        .find(|l| l.contains("│compulsory CPU ms/cycle"))
+        .unwrap();
+    let idle = s.lines().find(|l| l.contains("│idle share")).unwrap();
+    let pane_a = &pane[..pane.find("┐").unwrap()];
+    assert_eq!(
+        after(pane_a, "compulsory "),
+        after(strip, "compulsory CPU ms/cycle"),
+        "{pane}\n{strip}"
+    );
+    assert_eq!(
+        after(pane_a, "idle share "),
+        after(idle, "idle share"),
+        "{pane}\n{idle}"
+    );
+    let summary = gcscope::report::summary_text(&[gcscope::report::Source {
+        name: "a".into(),
+        timeline: a.panes[0].timeline.clone(),
+    }]);
+    assert!(
+        summary.contains(&format!("idle share {}", after(pane_a, "idle share "))),
+        "{summary}"
+    );
+}
+
+/// The six views a person meets, each at the four terminal sizes people have.
+fn view_case(name: &str) -> App {
+    match name {
+        "one_trace" => app(&[TREE]),
+        "a_b" => app(&[
+            "go/go1.27.3_legacy_graph_p2_gctrace2.log",
+            "go/go1.27.3_greentea_graph_p2_gctrace2.log",
+        ]),
+        "lab_a_b" => {
+            // The live lab A/B as `gcscope` opens it: two live lab panes and the lab's keys.
+            let mut app = App::new(
+                [LAB_LEGACY, LAB_GREENTEA]
+                    .iter()
+                    .map(|n| {
+                        let mut p = pane(n);
+                        p.live = true;
+                        p
+                    })
+                    .collect(),
+            );
+            let cfgs = vec![gcscope::lab::Config::default(); 2];
+            app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+            // Their events have arrived (a live pane shows each as it comes).
+            for i in 0..2 {
+                app.apply(i, Event::End { error: None });
+            }
+            app
+        }
+        "help" => {
+            let mut a = app(&[TREE]);
+            a.help = true;
+            a
+        }
+        "empty_pipe" => {
+            // `(echo 'starting server'; sleep 30) | gcscope -`, before any gc line.
+            let mut p = Pane::new("-", true);
+            p.timeline = source::read_all(&b"starting server\n"[..]).unwrap();
+            p.timeline.ended = None;
+            App::new(vec![p])
+        }
+        "problems_only" => {
+            // A Go 1.4 log: every gc line is of the unsupported old format.
+            let mut text = String::new();
+            for n in 1..=9 {
+                text += &format!("gc{n}(1): 0+0+0+0 us, 0 -> 0 MB, 21 (21-0) objects, 2 goroutines, 16/0/0 sweeps, 0(0) handoff, 0(0) steal, 0/0/0 yields\n");
+            }
+            let mut p = Pane::new("go14.log", false);
+            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            let mut a = App::new(vec![p]);
+            a.apply(0, Event::End { error: None });
+            a
+        }
+        _ => unreachable!("{name}"),
+    }
+}
+
+const CASES: [&str; 6] = [
+    "one_trace",
+    "a_b",
+    "lab_a_b",
+    "help",
+    "empty_pipe",
+    "problems_only",
+];
+const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 50)];
+
+#[test]
+fn every_view_at_every_size() {
+    for case in CASES {
+        for (w, h) in SIZES {
+            let mut a = view_case(case);
+            let s = screen(&mut a, w, h);
+            insta::assert_snapshot!(format!("{case}_{w}x{h}"), s);
+        }
+    }
+}
+
+/// What must survive on a small terminal: an A/B of two real traces shows both names, the
+/// two main charts a side and the strip's whole changes; the help's rows are whole.
+#[test]
+fn a_b_at_80x24_and_100x30_keeps_names_charts_and_whole_deltas() {
+    for (w, h) in [(80, 24), (100, 30)] {
+        let mut a = view_case("a_b");
+        let s = screen(&mut a, w, h);
+        assert!(s.contains("A …legacy_graph_p2_gctrace2.log"), "{s}");
+        assert!(s.contains("B …greentea_graph_p2_gctrace2.log"), "{s}");
+        assert_eq!(s.matches("phases per cycle").count(), 2, "{s}");
+        assert_eq!(s.matches("CPU per cycle").count(), 2, "{s}");
+        // Every strip row shown ends in its whole change cell (`~`, `B only`, a %).
+        let rows: Vec<&str> = s
+            .lines()
+            .map(|l| l.trim_matches('"'))
+            .skip_while(|l| !l.contains("B vs A"))
+            .skip(1)
+            .take_while(|l| l.starts_with('│'))
+            .collect();
+        assert!(rows.len() >= 6, "{s}");
+        for r in rows {
+            let cell = r.trim_end_matches('│').trim_end();
+            assert!(
+                cell.ends_with('~') || cell.ends_with("only") || cell.ends_with('%'),
+                "{r}"
+            );
+        }
+    }
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut a = view_case("help");
+        let s = screen(&mut a, w, h);
+        for (_, help) in keys::help_rows() {
+            assert!(s.contains(help), "{help} at {w}x{h}:\n{s}");
+        }
+    }
+}
+
+/// `demo` replays by itself once its sources have arrived, from the first cycle.
+#[test]
+fn autoplay_starts_the_replay_when_every_source_has_arrived() {
+    let panes = ["go/go1.27.3_legacy_graph_p2_gctrace2.log", TREE]
+        .iter()
+        .map(|n| {
+            // Read, but not yet ended: the End event is what the loop applies last.
+            let mut p = pane(n);
+            p.timeline.ended = None;
+            p
+        })
+        .collect();
+    let mut a = App::new(panes);
+    a.autoplay = true;
+    a.apply(0, Event::End { error: None });
+    assert!(!a.playing, "one source has not arrived yet");
+    a.apply(1, Event::End { error: None });
+    assert!(a.playing && !a.autoplay);
+    assert!(
+        a.panes
+            .iter()
+            .all(|p| p.shown < p.current_run().unwrap().cycles.len()),
+        "replaying from the start"
+    );
+    a.tick(Duration::ZERO);
+    a.tick(Duration::from_secs(3600));
+    assert!(a
+        .panes
+        .iter()
+        .all(|p| p.shown == p.current_run().unwrap().cycles.len()));
+}
+
+/// A key that does nothing here says why in the hint bar, and changes nothing.
+#[test]
+fn keys_that_do_nothing_say_why() {
+    let mut a = view_case("lab_a_b");
+    a.act(Action::LabMarker);
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("m: the A/B already shows both markers"), "{s}");
+    let mut a = app(&[TREE]);
+    let follow = a.panes[0].follow;
+    a.panes[0].follow = !follow;
+    a.act(Action::NextRun);
+    assert_eq!(
+        a.panes[0].follow, !follow,
+        "] on a one-run file changes nothing"
+    );
+    assert!(a.notice.as_deref().unwrap().contains("one run"));
+    a.act(Action::LabWorkload);
+    assert!(a.notice.as_deref().unwrap().contains("gcscope lab"));
+    // The next key that acts clears it.
+    a.act(Action::StepBack);
+    assert!(a.notice.is_none());
+}
+
+/// A file of many runs (a log across restarts) opens on its latest run.
+#[test]
+fn a_file_of_many_runs_opens_on_the_latest() {
+    let mut text = String::new();
+    for restart in 0..3 {
+        for n in 1..=2 {
+            text += &format!("gc {n} @{restart}.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+    }
+    let mut p = Pane::new("restarts.log", false);
+    p.timeline = source::read_all(text.as_bytes()).unwrap();
+    let mut a = App::new(vec![p]);
+    a.apply(0, Event::End { error: None });
+    assert_eq!(a.panes[0].timeline.runs.len(), 3);
+    assert_eq!(a.panes[0].run, 2);
+    assert!(screen(&mut a, 100, 30).contains("run 3/3"));
 }

@@ -4,12 +4,28 @@ use anyhow::{bail, Result};
 use gcscope::source::Spec;
 use std::path::PathBuf;
 
-/// A real trace recorded with Go 1.27.3 (Green Tea, tree workload), shown by `demo`.
-const EMBEDDED_NAME: &str = "embedded: go1.27.3_greentea_tree_p2_r1.log";
-const EMBEDDED: &[u8] = include_bytes!("../../traces/go/go1.27.3_greentea_tree_p2_r1.log");
+/// What `demo` shows: real traces recorded with Go 1.27.3 under GODEBUG=gctrace=2, the same
+/// graph program built with the legacy collector (A) and with Green Tea (B).
+const DEMO: [(&str, &[u8]); 2] = [
+    (
+        "embedded: go1.27.3_legacy_graph_p2_gctrace2.log",
+        include_bytes!("../../traces/go/go1.27.3_legacy_graph_p2_gctrace2.log"),
+    ),
+    (
+        "embedded: go1.27.3_greentea_graph_p2_gctrace2.log",
+        include_bytes!("../../traces/go/go1.27.3_greentea_graph_p2_gctrace2.log"),
+    ),
+];
 
 pub fn demo() -> Result<()> {
-    gcscope::ui::run(vec![(EMBEDDED_NAME.into(), Spec::Embedded(EMBEDDED))], None)
+    let sources = DEMO
+        .iter()
+        .map(|(name, bytes)| (name.to_string(), Spec::Embedded(bytes)))
+        .collect();
+    gcscope::ui::run_demo(
+        sources,
+        "demo: Go 1.27.3, one graph program: A legacy GC, B Green Tea; replay x0.25, ? keys".into(),
+    )
 }
 
 pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {

@@ -91,16 +91,24 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The run's label, e.g. `lab tree greentea GOGC=100 P=2 seed=1`.
+    /// The run's label: every setting two runs must share to be compared, and the marker,
+    /// e.g. `lab tree greentea GOGC=100 P=2 seed=1 scale=1`, and `duration=5s` for a run of
+    /// fixed length. Lab traces start with `# gcscope LABEL`, so a file says how it was made
+    /// (`crate::model::settings` reads it back).
     pub fn label(&self) -> String {
-        format!(
-            "lab {} {} GOGC={} P={} seed={}",
+        let mut s = format!(
+            "lab {} {} GOGC={} P={} seed={} scale={}",
             self.shape.name(),
             self.marker.name(),
             self.gogc,
             self.procs,
-            self.seed
-        )
+            self.seed,
+            self.scale
+        );
+        if let Some(d) = self.duration {
+            s.push_str(&format!(" duration={}s", d.as_secs_f64()));
+        }
+        s
     }
 }
 
@@ -217,12 +225,15 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
         let mut cum = CumCpu::default();
         let mut num = 1;
         let mut turn = Instant::now();
+        // This side's turns on the machine so far: each is one sample of an A/B.
+        let mut turns_taken = 0;
         while let Some(mut result) = gc.cycle(&mut pacer, num, &mut cum) {
             end.checks.add(&result.checks);
             end.cycles = num;
             let setup = !shared.ready();
             if let Some(l) = result.cycle.lab.as_deref_mut() {
                 l.setup = setup;
+                l.turn = cfg.turns.as_ref().map(|_| turns_taken);
             }
             let go_on = on_cycle(LabCycle { result, setup });
             if !go_on || cfg.max_cycles.is_some_and(|m| num >= m) {
@@ -233,6 +244,7 @@ pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
                 if turn.elapsed() >= t.slice {
                     gc.wait_turn(t, *side, true);
                     turn = Instant::now();
+                    turns_taken += 1;
                 }
             }
         }

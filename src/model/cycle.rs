@@ -136,12 +136,16 @@ pub struct LabStats {
     /// True thread CPU of all GC work (CLOCK_THREAD_CPUTIME_ID), beside the Go-style accounting.
     pub thread_cpu: Ns,
     /// Wall time of the cycle's mark segments (assist, background, idle) during which their
-    /// thread was not on a CPU: the OS ran something else. Go's accounting counts it as GC
-    /// CPU; a loaded machine inflates it. (Absent from lab traces written before it: 0.)
+    /// thread was not on a CPU: the OS ran something else. The lab books segments at their
+    /// CPU time and this apart; Go's wall-time accounting would count it as GC CPU. (Absent
+    /// from lab traces written before it: 0.)
     pub offcpu: Ns,
     /// The workload was still building its long-lived heap: a warm-up cycle, counted but left
     /// out of a run's figures (like a benchmark's warm-up), unless the run has nothing else.
     pub setup: bool,
+    /// In a live lab A/B, which of its side's turns on the machine the cycle ran in (0, 1,
+    /// ...): a turn is one sample of the side (`stats::turns`). `None` outside an A/B.
+    pub turn: Option<u32>,
 }
 
 impl LabStats {

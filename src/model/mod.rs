@@ -3,6 +3,7 @@
 
 pub mod cycle;
 pub mod event;
+pub mod settings;
 
 pub use cycle::*;
 pub use event::{Event, NoteKind, ScanLine};

@@ -108,10 +108,13 @@ pub struct CompareJson {
     pub b: Vec<String>,
     pub a_runs: usize,
     pub b_runs: usize,
-    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their booked CPU off the CPU:
-    /// run on a loaded machine, so their wall-time GC CPU is not comparable.
+    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU:
+    /// run on a loaded machine, so their wall-clock figures moved with the load.
     pub a_loaded_runs: usize,
     pub b_loaded_runs: usize,
+    /// How the lab runs' settings differ beyond the marker (`crate::model::settings`), e.g.
+    /// "scale 1 vs 2": not one experiment. Empty for Go traces.
+    pub mismatch: Vec<String>,
     pub metrics: Vec<Row>,
 }
 
@@ -126,6 +129,10 @@ fn loaded(runs: &[RunSummary]) -> usize {
         .count()
 }
 
+fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {
+    runs.iter().filter_map(|r| r.label.as_deref())
+}
+
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
     let (sa, sb) = (all_runs(a), all_runs(b));
     CompareJson {
@@ -135,6 +142,7 @@ pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
         b_runs: sb.len(),
         a_loaded_runs: loaded(&sa),
         b_loaded_runs: loaded(&sb),
+        mismatch: crate::model::settings::mismatches(labels(&sa), labels(&sb)),
         metrics: compare::compare(&sa, &sb),
     }
 }

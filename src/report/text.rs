@@ -1,7 +1,7 @@
 //! The readable tables of `summary` and `compare`.
 
 use super::Source;
-use crate::fmt::{escape_controls, pct, spread_text, verdict_text, Fixed};
+use crate::fmt::{escape_controls, go_ms, pct, row_spread, verdict_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{Row, Verdict, MIN_RUNS};
 use crate::stats::summary::{RunSummary, LOADED_SHARE};
@@ -160,9 +160,14 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         .restart
         .map(|(new, prev)| format!(", counter restarted: gc {new} after gc {prev}"))
         .unwrap_or_default();
+    let label = r
+        .label
+        .as_deref()
+        .map(|l| format!("{}; ", escape_controls(l)))
+        .unwrap_or_default();
     let _ = writeln!(
         o,
-        "run {i} (from line {}): {}, {} P{restart}",
+        "run {i} (from line {}): {label}{}, {} P{restart}",
         r.first_line, r.format, r.procs
     );
     let rate = r
@@ -187,29 +192,29 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         o,
         "  GC CPU       {}% cumulative at the last cycle; {} ms in all, {} ms compulsory (total - idle)",
         r.final_gc_pct,
-        Fixed(r.gc_cpu_ms, 1),
-        Fixed(r.compulsory_cpu_ms, 1)
+        go_ms(r.gc_cpu_ms),
+        go_ms(r.compulsory_cpu_ms)
     );
     let c = &r.cpu_ms;
     let _ = writeln!(
         o,
         "  CPU ms sum   assist {}  background {}  idle {}  STW {}+{}  idle share {}",
-        Fixed(c.assist, 1),
-        Fixed(c.background, 1),
-        Fixed(c.idle, 1),
-        Fixed(c.sweep_term, 3),
-        Fixed(c.mark_term, 3),
+        go_ms(c.assist),
+        go_ms(c.background),
+        go_ms(c.idle),
+        go_ms(c.sweep_term),
+        go_ms(c.mark_term),
         pct(r.idle_share)
     );
     let m = &r.per_cycle_median_ms;
     let _ = writeln!(
         o,
         "  per cycle    median ms: assist {}  background {}  idle {}  GC CPU {}  compulsory {}",
-        Fixed(m.assist, 3),
-        Fixed(m.background, 3),
-        Fixed(m.idle, 3),
-        Fixed(m.gc_cpu, 3),
-        Fixed(m.compulsory_cpu, 3)
+        go_ms(m.assist),
+        go_ms(m.background),
+        go_ms(m.idle),
+        go_ms(m.gc_cpu),
+        go_ms(m.compulsory_cpu)
     );
     for (label, p, what) in [
         ("pause ms ", &r.pause_ms, "STW sweep + mark termination"),
@@ -218,10 +223,10 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         let _ = writeln!(
             o,
             "  {label}    p50 {}  p90 {}  p99 {}  max {}  ({what})",
-            Fixed(p.p50, 3),
-            Fixed(p.p90, 3),
-            Fixed(p.p99, 3),
-            Fixed(p.max, 3)
+            go_ms(p.p50),
+            go_ms(p.p90),
+            go_ms(p.p99),
+            go_ms(p.max)
         );
     }
     let goal = r
@@ -268,21 +273,21 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         );
         let _ = writeln!(
             o,
-            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (Go's accounting above counts wall time)",
+            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (mark segments plus the STW phases' own CPU)",
             l.objects_freed,
             Fixed(l.thread_cpu_ms, 1),
             Fixed(l.thread_cpu_ms_per_cycle, 3)
         );
         if let Some(share) = l.offcpu_share {
             let loaded = if share > LOADED_SHARE {
-                ": the machine was loaded, so wall-time GC CPU is not comparable between runs; \
-                 compare thread CPU"
+                ": the machine was loaded; CPU figures are on-CPU time, wall-clock ones \
+                 (mark wall, pauses, cycles/s, GC CPU %) moved with the load"
             } else {
                 ""
             };
             let _ = writeln!(
                 o,
-                "  off-CPU      {} ms of mark segments descheduled by the OS, {} of the mark CPU booked{loaded}",
+                "  off-CPU      {} ms of mark segments descheduled by the OS, {} of their wall time{loaded}",
                 Fixed(l.offcpu_ms, 1),
                 pct(Some(share))
             );
@@ -307,10 +312,18 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         c.b_runs,
         if c.b_runs == 1 { "" } else { "s" }
     );
+    if !c.mismatch.is_empty() {
+        let _ = writeln!(
+            o,
+            "not one experiment: the lab runs differ in more than the marker ({}); every \
+             figure below moves with that too",
+            c.mismatch.join(", ")
+        );
+    }
     // A side's cell names how many of its runs carry the figure when not all do.
-    let cell = |s: &Option<Spread>, runs: usize| match s {
-        Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", spread_text(s), x.n),
-        _ => spread_text(s),
+    let cell = |r: &Row, s: &Option<Spread>, runs: usize| match s {
+        Some(x) if x.n < runs => format!("{} ({} of {runs} runs)", row_spread(r, s), x.n),
+        _ => row_spread(r, s),
     };
     // A figure no run on either side has (e.g. page scan density without gctrace=2) gets
     // no row.
@@ -321,8 +334,8 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         .map(|r| {
             [
                 r.label.to_string(),
-                cell(&r.a, c.a_runs),
-                cell(&r.b, c.b_runs),
+                cell(r, &r.a, c.a_runs),
+                cell(r, &r.b, c.b_runs),
                 verdict_text(r),
                 // Why there is no verdict; with one, its p-value (from 4 runs a side).
                 match (&r.why, r.verdict) {
@@ -382,9 +395,9 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     if c.a_loaded_runs + c.b_loaded_runs > 0 {
         let _ = writeln!(
             o,
-            "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their booked mark \
-             CPU descheduled by the OS; wall-time GC CPU rows are not comparable, compare \
-             thread CPU ms/cycle.",
+            "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their mark \
+             time descheduled by the OS; CPU rows are on-CPU time, wall-clock rows (mark \
+             wall, pauses, cycles/s, GC CPU %) moved with the load.",
             c.a_loaded_runs,
             c.b_loaded_runs,
             (LOADED_SHARE * 100.0).round()

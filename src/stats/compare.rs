@@ -110,6 +110,25 @@ impl Metric {
 
     /// The run's value; None when the run's trace does not carry the figure (e.g. no goal in
     /// early Go 1.5 lines, no page scan density without gctrace=2 or lab lines).
+    /// The metric a row's key names.
+    pub fn by_key(key: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    /// A time in milliseconds made of gctrace's values (printed at gctrace's precision).
+    pub fn is_ms(self) -> bool {
+        matches!(
+            self,
+            Metric::CompulsoryMsPerCycle
+                | Metric::GcCpuMsPerCycle
+                | Metric::ThreadCpuMsPerCycle
+                | Metric::PauseP50
+                | Metric::PauseP99
+                | Metric::PauseMax
+                | Metric::MarkMedian
+        )
+    }
+
     pub fn of(self, s: &RunSummary) -> Option<f64> {
         match self {
             Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),

@@ -5,6 +5,7 @@ pub mod mannwhitney;
 pub mod percentile;
 pub mod run_stats;
 pub mod summary;
+pub mod turns;
 
 use serde::Serialize;
 

@@ -555,6 +555,7 @@ impl Figures {
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
         Some(RunSummary {
+            label: None,
             format: self.format,
             first_line,
             restart,
@@ -599,11 +600,12 @@ impl Figures {
             heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
             scan: self.scan_summary(),
             lab: self.lab.summary().map(|mut l| {
-                // Off-CPU time as a share of the mark CPU Go's accounting booked: how much of
-                // it was the machine's load, not GC work.
+                // Off-CPU time as a share of the mark segments' wall time (booked CPU plus
+                // the wait): how much of it the threads spent waiting for a CPU.
                 let c = &self.cpu;
                 let mark = c.assist.saturating_add(c.background).saturating_add(c.idle);
-                l.offcpu_share = (mark > 0).then(|| l.offcpu_ms / ms(mark));
+                let wall = ms(mark) + l.offcpu_ms;
+                l.offcpu_share = (wall > 0.0).then(|| l.offcpu_ms / wall);
                 l
             }),
         })
@@ -796,6 +798,7 @@ mod tests {
             thread_cpu: 1_500_000,
             offcpu: 0,
             setup: false,
+            turn: None,
         };
         let mut text = String::new();
         for (n, l) in [

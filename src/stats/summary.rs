@@ -10,6 +10,8 @@ pub use super::run_stats::RunStats;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunSummary {
+    /// What the source calls the run: a lab trace's settings (`# gcscope lab tree ...`).
+    pub label: Option<String>,
     /// Which line shape the run was printed in.
     pub format: &'static str,
     pub first_line: u64,
@@ -115,21 +117,22 @@ pub struct LabSummary {
     /// True thread CPU of all GC work, ms.
     pub thread_cpu_ms: f64,
     /// The same per cycle (`thread_cpu_ms / cycles_with_lab`): the CPU the lab's GC threads
-    /// really used, beside Go's wall-time accounting (`gc_cpu_ms / cycles`), which counts a
-    /// descheduled worker's wait too.
+    /// really used in mark segments and in the STW phases (where `gc_cpu_ms` counts a pause
+    /// as pause x P, as Go does).
     pub thread_cpu_ms_per_cycle: f64,
     /// Wall time of mark segments whose thread was off the CPU (the OS ran something else),
-    /// ms, and that as a share of the mark CPU Go's accounting booked (assist + background +
-    /// idle): above `LOADED_SHARE` the machine was loaded and wall-time GC CPU figures are not
-    /// comparable between runs. 0 and null for lab traces written before it was measured.
+    /// ms, and that as a share of those segments' wall time (booked assist + background +
+    /// idle CPU, plus this): above `LOADED_SHARE` the machine was loaded, so wall-clock
+    /// figures (mark wall, pauses, cycles/s) moved with the load. 0 and null for lab traces
+    /// written before it was measured.
     pub offcpu_ms: f64,
     pub offcpu_share: Option<f64>,
     /// Page visits by objects scanned per visit, bucket i = [2^i, 2^(i+1)), summed.
     pub density_hist: Vec<u64>,
 }
 
-/// Off-CPU share of booked mark CPU above which a lab run is reported as run on a loaded
-/// machine. Heuristic, measured on the 2-core VM (tree, scale 0.5, 3 s): quiet 13-14 %, with
+/// Off-CPU share of the mark segments' wall time above which a lab run is reported as run on
+/// a loaded machine. Heuristic, measured on the 2-core VM (tree, scale 0.5, 3 s): quiet 13-14 %, with
 /// two busy loops 46-58 %.
 pub const LOADED_SHARE: f64 = 0.25;
 

@@ -110,6 +110,9 @@ pub fn lab_line(l: &LabStats) -> String {
         }
         let _ = write!(s, "{n}");
     }
+    if let Some(t) = l.turn {
+        let _ = write!(s, " turn {t}");
+    }
     if l.setup {
         s.push_str(" setup");
     }
@@ -178,6 +181,7 @@ mod tests {
             thread_cpu: 12345678,
             offcpu: 4321,
             setup: false,
+            turn: None,
         };
         let text = lab_line(&l);
         assert_eq!(
@@ -205,6 +209,7 @@ mod tests {
                 thread_cpu: u64::MAX,
                 offcpu: u64::MAX,
                 setup: true,
+                turn: Some(3),
             },
             LabStats {
                 density_hist: vec![0],

@@ -529,6 +529,11 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
             density_hist.push(c.int_as("a histogram count")?);
         }
     }
+    let turn = if c.opt(b" turn ") {
+        Some(c.int_as("the A/B turn")?)
+    } else {
+        None
+    };
     let setup = c.opt(b" setup");
     if c.pos < body.len() {
         return Err(c.err("the end of the line after the histogram (or ` setup`)"));
@@ -542,6 +547,7 @@ fn parse_lab(body: &[u8]) -> Result<LabStats, ParseError> {
         thread_cpu,
         offcpu,
         setup,
+        turn,
     })
 }
 
@@ -777,6 +783,7 @@ mod tests {
                 thread_cpu: 12345678,
                 offcpu: 0,
                 setup: false,
+                turn: None,
             }
         );
         // An empty histogram is `-`; the same prefix rules as `scan:` (indent, `>` quoting,

@@ -40,7 +40,12 @@ pub struct Reader {
     /// A text written a line number into (a `lab:` line's problem): a piece read on its own
     /// numbers lines from 1, and such a text cannot be renumbered.
     numbered_text: bool,
+    /// The settings a `# gcscope LABEL` header names, for the next run that starts.
+    label: Option<String>,
 }
+
+/// How a lab trace names its settings: `# gcscope lab tree greentea GOGC=100 ...`.
+const LABEL_HEADER: &[u8] = b"# gcscope ";
 
 /// Why a held `lab:` line is reported rather than attached.
 const LAB_ORPHAN: &str = "lab: line with no gc line after it";
@@ -415,7 +420,12 @@ impl Reader {
                     reason: e.reason(),
                 })
             }
-            Line::Other => output(no, bytes, out),
+            Line::Other => {
+                if let Some(label) = bytes.strip_prefix(LABEL_HEADER) {
+                    self.label = Some(text(label).trim_end().to_string());
+                }
+                output(no, bytes, out)
+            }
         }
     }
 
@@ -434,6 +444,9 @@ impl Reader {
                     line: no,
                     restart,
                 });
+                if let Some(label) = self.label.take() {
+                    out(Event::RunLabel { run, label });
+                }
                 run
             }
         };
@@ -644,6 +657,7 @@ mod tests {
             thread_cpu: 5000 * n,
             offcpu: 0,
             setup: false,
+            turn: None,
         }
     }
 
@@ -817,6 +831,31 @@ mod tests {
             ]
         );
         assert!(problems(&ev).is_empty());
+    }
+
+    #[test]
+    fn a_lab_header_labels_the_run_that_follows() {
+        let text = format!(
+            "# gcscope lab tree legacy GOGC=100 P=2 seed=1 scale=1 duration=5s\n{}{}",
+            line(1, "0.1"),
+            line(1, "0.1")
+        );
+        let ev = events(&text);
+        let labels: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::RunLabel { run, label } => Some((*run, label.as_str())),
+                _ => None,
+            })
+            .collect();
+        // The second run (the counter restarted) had no header of its own.
+        assert_eq!(
+            labels,
+            [(0, "lab tree legacy GOGC=100 P=2 seed=1 scale=1 duration=5s")]
+        );
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, Event::Output { line: 1, .. })));
     }
 
     #[test]

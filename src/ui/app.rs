@@ -2,10 +2,12 @@
 //! read `&App`.
 
 use super::keys::Action;
+use crate::model::settings;
 use crate::model::{Cycle, Event};
 use crate::source::{LabControl, LabKnob};
-use crate::stats::compare::{self, Row};
+use crate::stats::compare::{self, Metric, Row};
 use crate::stats::summary::{RunStats, RunSummary};
+use crate::stats::turns::TurnSamples;
 use crate::timeline::{Run, Timeline};
 use std::time::Duration;
 
@@ -36,6 +38,8 @@ pub struct Pane {
     replay_stats: (usize, RunStats),
     /// The charts' series over the zoom window, downsampled, refreshed by `App::refresh`.
     pub cols: Cols,
+    /// A live lab A/B side's completed turns, each a sample for the strip.
+    turns: TurnSamples,
 }
 
 /// Per-cycle series over the visible window, at most `COLS` values each (the largest of each
@@ -63,6 +67,10 @@ pub struct Cols {
     pub pause_hist: [u64; 7],
     /// Shown cycles with a pause over 10x the median (and over 1 ms), largest first (index, pause).
     pub outliers: Vec<(u32, u64)>,
+    /// How many pauses are outliers, listed or not.
+    pub outliers_total: usize,
+    /// The outlier threshold: `max(10 x p50, 1 ms)`, ns.
+    pub outlier_limit: u64,
     pub has_density: bool,
     pub has_scan: bool,
 }
@@ -100,6 +108,19 @@ pub fn downsample(cycles: &[Cycle], w: usize, value: impl Fn(&Cycle) -> u64) -> 
         .collect()
 }
 
+/// The live lab A/B compares each side's latest turns, at most this many: a range over every
+/// turn of a long session only widens, and a verdict would then depend on how long it ran.
+/// Ten a side whose ranges do not overlap is a strong result (p < 1e-5 with no difference).
+pub const TURN_WINDOW: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Samples {
+    #[default]
+    Runs,
+    /// The latest completed turns a side, the same number on both (at most `TURN_WINDOW`).
+    Turns(usize),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Link {
     Index,
@@ -122,8 +143,18 @@ pub struct App {
     pub zoom: Option<usize>,
     pub link: Link,
     pub quit: bool,
+    /// What the last key did not do and why (the hint bar shows it until the next key).
+    pub notice: Option<String>,
+    /// Start the replay by itself once every source has arrived (the demo).
+    pub autoplay: bool,
     /// A/B comparison strip, refreshed with the summaries: the rows at least one side has.
     pub comparison: Vec<Row>,
+    /// What the strip's samples are: each side's selected run, or (live lab A/B) each
+    /// completed turn of it, paired turn for turn.
+    pub samples: Samples,
+    /// How the two selected runs' settings differ beyond the marker ("GOGC 100 vs 200"):
+    /// then the strip compares nothing and says why.
+    pub mismatch: Vec<String>,
     /// Live lab sources: where the lab keys send their switches.
     pub lab: Option<LabControl>,
 }
@@ -142,6 +173,7 @@ impl Pane {
             summary_key: (usize::MAX, usize::MAX),
             replay_stats: (0, RunStats::default()),
             cols: Cols::default(),
+            turns: TurnSamples::default(),
         }
     }
 
@@ -217,8 +249,11 @@ fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
         .map(|c| (c.num, c.pause()))
         .collect();
     outliers.sort_by_key(|o| std::cmp::Reverse(o.1));
+    let outliers_total = outliers.len();
     outliers.truncate(8);
     p.cols = Cols {
+        outliers_total,
+        outlier_limit: limit,
         key,
         window: w,
         pause: d(Cycle::pause),
@@ -253,7 +288,11 @@ impl App {
             zoom: None,
             link: Link::Index,
             quit: false,
+            notice: None,
+            autoplay: false,
             comparison: Vec::new(),
+            samples: Samples::Runs,
+            mismatch: Vec::new(),
             lab: None,
         }
     }
@@ -271,11 +310,23 @@ impl App {
             p.run = p.timeline.runs.len() - 1;
             p.cursor = 0;
         }
+        if ended && !p.live && p.run == 0 {
+            // A file of many runs (a log of restarts) opens on its latest: what happened
+            // last is what its reader came for; `[` goes back.
+            p.run = p.timeline.runs.len().saturating_sub(1);
+        }
         if p.live || !self.playing || ended {
             if p.live || !self.playing {
                 p.reveal_all();
             }
             p.clamp_cursor();
+        }
+        if ended && self.autoplay && self.panes.iter().all(|p| p.timeline.ended.is_some()) {
+            self.autoplay = false;
+            for p in &mut self.panes {
+                p.cursor = 0;
+            }
+            self.start_replay();
         }
     }
 
@@ -330,14 +381,83 @@ impl App {
             refresh_cols(p, w);
         }
         if self.panes.len() == 2 {
-            let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
-            // As `gcscope compare` prints them: no row for a figure neither side has.
-            self.comparison = compare::compare(&side(&self.panes[0]), &side(&self.panes[1]));
-            self.comparison.retain(Row::has_values);
+            self.compare_sides();
         }
     }
 
+    /// The strip: the two sides' selected runs, or in a live lab A/B their completed turns
+    /// (paired: the first k of each), by `compare`'s rule; nothing when the runs' settings
+    /// differ beyond the marker.
+    fn compare_sides(&mut self) {
+        let label = |p: &Pane| {
+            p.timeline
+                .runs
+                .get(p.run)
+                .and_then(|r| r.label.clone())
+                .unwrap_or_default()
+        };
+        self.mismatch = settings::differences(&label(&self.panes[0]), &label(&self.panes[1]));
+        if !self.mismatch.is_empty() {
+            self.comparison.clear();
+            return;
+        }
+        for p in &mut self.panes {
+            let cycles = p.timeline.runs.get(p.run).map_or(&[][..], |r| &r.cycles);
+            p.turns.update(p.run, cycles);
+        }
+        let (a, b) = (&self.panes[0], &self.panes[1]);
+        let k = a.turns.done.len().min(b.turns.done.len()).min(TURN_WINDOW);
+        let live_ab = self.lab.is_some();
+        self.comparison = if live_ab && k > 0 {
+            self.samples = Samples::Turns(k);
+            let latest = |p: &'_ Pane| p.turns.done.len() - k;
+            let mut rows = compare::compare(&a.turns.done[latest(a)..], &b.turns.done[latest(b)..]);
+            // The runtime's cumulative GC CPU % runs over the whole run, not one turn.
+            rows.retain(|r| r.metric != Metric::GcCpuPct.key());
+            rows
+        } else {
+            self.samples = Samples::Runs;
+            let side = |p: &Pane| -> Vec<RunSummary> { p.summary.iter().cloned().collect() };
+            compare::compare(&side(a), &side(b))
+        };
+        // As `gcscope compare` prints them: no row for a figure neither side has.
+        self.comparison.retain(Row::has_values);
+    }
+
+    /// Why `action` would do nothing here, said in the hint bar instead of nothing at all.
+    fn why_not(&self, action: Action) -> Option<String> {
+        let live = self.panes.iter().any(|p| p.live);
+        let runs = self
+            .panes
+            .get(self.focus)
+            .map_or(0, |p| p.timeline.runs.len());
+        let why = match action {
+            a if a.lab_only() && self.lab.is_none() => {
+                "lab keys (w m < >) change the live lab: `gcscope lab` or plain `gcscope`"
+            }
+            Action::LabMarker if self.lab.as_ref().is_some_and(|l| l.marker.is_none()) => {
+                "m: the A/B already shows both markers (A legacy, B Green Tea); \
+                 `gcscope lab` runs one and m switches it"
+            }
+            Action::PlayPause | Action::Faster | Action::Slower if live => {
+                "replay (space + -) is for recorded files; this source is live"
+            }
+            Action::SwitchFocus | Action::LinkMode if self.panes.len() < 2 => {
+                "Tab and l work in an A/B: `gcscope view A B`"
+            }
+            Action::PrevRun | Action::NextRun if runs < 2 => {
+                "[ ]: this source has one run (a run is a process: the cycle counter restarts)"
+            }
+            _ => return None,
+        };
+        Some(why.to_string())
+    }
+
     pub fn act(&mut self, action: Action) {
+        self.notice = self.why_not(action);
+        if self.notice.is_some() {
+            return;
+        }
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = !self.help,
@@ -385,7 +505,14 @@ impl App {
                 self.zoom = self.zoom.map(|z| z * 2).filter(|&z| z < n);
             }
             Action::PrevRun | Action::NextRun => {
-                if let Some(p) = self.panes.get_mut(self.focus) {
+                // A live lab A/B's sides switch settings together, run for run: they move
+                // together, so the strip always compares one experiment.
+                let together = self.lab.is_some();
+                let focus = self.focus;
+                for (i, p) in self.panes.iter_mut().enumerate() {
+                    if !together && i != focus {
+                        continue;
+                    }
                     let runs = p.timeline.runs.len().max(1);
                     p.run = if action == Action::NextRun {
                         (p.run + 1) % runs

@@ -5,6 +5,8 @@
 
 pub mod app;
 pub mod keys;
+mod panels;
+mod strip;
 pub mod view;
 
 use crate::source::{self, Batch, Spec};
@@ -25,6 +27,20 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(15);
 /// Open the dashboard on these sources (one, or two for A/B), with the control of their lab
 /// sources if they are the lab.
 pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>) -> Result<()> {
+    run_app(sources, |app| app.lab = lab)
+}
+
+/// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with
+/// `caption` saying what is on screen until the first key.
+pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<()> {
+    run_app(sources, |app| {
+        app.autoplay = true;
+        app.speed = 0;
+        app.notice = Some(caption);
+    })
+}
+
+fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result<()> {
     if !std::io::stdout().is_terminal() {
         bail!(
             "the dashboard needs a terminal, and standard output is not one; for a report use `gcscope summary FILE` (or --json, --csv), for the lab `gcscope lab --headless`"
@@ -55,7 +71,7 @@ pub fn run(sources: Vec<(String, Spec)>, lab: Option<crate::source::LabControl>)
             &mut terminal,
             {
                 let mut app = App::new(panes);
-                app.lab = lab;
+                setup(&mut app);
                 app
             },
             rx,
@@ -231,6 +247,22 @@ fn handle(app: &mut App, ev: Term) {
                 } else {
                     app.act(a);
                 }
+            } else if k.kind == crossterm::event::KeyEventKind::Press {
+                use crossterm::event::{KeyCode, KeyModifiers};
+                let mut name = String::new();
+                for (m, s) in [
+                    (KeyModifiers::CONTROL, "Ctrl-"),
+                    (KeyModifiers::ALT, "Alt-"),
+                ] {
+                    if k.modifiers.contains(m) {
+                        name.push_str(s);
+                    }
+                }
+                match k.code {
+                    KeyCode::Char(c) => name.push(c),
+                    other => name.push_str(&format!("{other:?}")),
+                }
+                app.notice = Some(format!("{name}: not a gcscope key; ? lists them"));
             }
         }
         Term::Mouse(m) => match m.kind {

@@ -3,15 +3,12 @@
 
 use super::app::{App, Link, Pane, SPEEDS};
 use super::keys;
-use crate::fmt::fmt_num;
-use crate::model::Cycle;
+use super::panels;
 use crate::stats::summary::LOADED_SHARE;
-use crate::trace::format;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Paragraph, Sparkline, Wrap};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 pub const MIN_W: u16 = 60;
@@ -30,17 +27,17 @@ impl Theme {
             color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         }
     }
-    fn fg(&self, c: Color) -> Style {
+    pub(super) fn fg(&self, c: Color) -> Style {
         if self.color {
             Style::default().fg(c)
         } else {
             Style::default()
         }
     }
-    fn bold(&self) -> Style {
+    pub(super) fn bold(&self) -> Style {
         Style::default().add_modifier(Modifier::BOLD)
     }
-    fn alert(&self) -> Style {
+    pub(super) fn alert(&self) -> Style {
         if self.color {
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
         } else {
@@ -49,12 +46,12 @@ impl Theme {
     }
 }
 
-const ASSIST: Color = Color::Magenta;
-const BACKGROUND: Color = Color::Blue;
-const IDLE: Color = Color::Green;
-const PAUSE: Color = Color::Red;
-const MARK: Color = Color::Cyan;
-const GOAL: Color = Color::Yellow;
+pub(super) const ASSIST: Color = Color::Magenta;
+pub(super) const BACKGROUND: Color = Color::Blue;
+pub(super) const IDLE: Color = Color::Green;
+pub(super) const PAUSE: Color = Color::Red;
+pub(super) const MARK: Color = Color::Cyan;
+pub(super) const GOAL: Color = Color::Yellow;
 
 pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
     let area = f.area();
@@ -78,68 +75,242 @@ pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
     }
 }
 
+/// What a side can show, in the order drawn top to bottom. Which of them a side shows, and
+/// how tall, depends on the room (`stack`): the layout gives way by priority as the terminal
+/// shrinks instead of cutting every panel.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Panel {
+    Phases,
+    Cpu,
+    Heap,
+    Density,
+    Pauses,
+    Detail,
+    Log,
+}
+
+impl Panel {
+    /// Rows of its compact form: below this the panel is left out.
+    fn min_h(self) -> u16 {
+        match self {
+            Panel::Phases | Panel::Cpu | Panel::Heap => 5,
+            Panel::Density | Panel::Pauses | Panel::Detail => 4,
+            Panel::Log => 3,
+        }
+    }
+
+    /// Rows it can use well; more room beyond every panel's wish is shared out evenly.
+    fn want_h(self) -> u16 {
+        match self {
+            Panel::Detail => 8,
+            Panel::Phases | Panel::Pauses => 7,
+            Panel::Heap | Panel::Log => 6,
+            Panel::Density | Panel::Cpu => 5,
+        }
+    }
+
+    /// Which panels grow first once every chosen one has its compact height: the decoded
+    /// cycle (its words are cut, not squeezed), then the charts.
+    const GROWTH: [Panel; 7] = [
+        Panel::Detail,
+        Panel::Phases,
+        Panel::Pauses,
+        Panel::Heap,
+        Panel::Density,
+        Panel::Cpu,
+        Panel::Log,
+    ];
+
+    fn draw(self, f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
+        match self {
+            Panel::Phases => panels::phases(f, p, area, theme),
+            Panel::Cpu => panels::cpu(f, p, area, theme),
+            Panel::Heap => panels::heap(f, p, area, theme),
+            Panel::Density => panels::density(f, p, area, theme),
+            Panel::Pauses => panels::pauses(f, p, area, theme),
+            Panel::Detail => panels::cycle_detail(f, p, area, theme),
+            Panel::Log => panels::log(f, p, area, theme),
+        }
+    }
+}
+
+/// The panels that fit in `h` rows, taken in `priority` order at their compact height, then
+/// grown towards what each can use (in priority order) and the rest shared out; in draw
+/// order, with their heights.
+fn stack(priority: &[Panel], h: u16) -> Vec<(Panel, u16)> {
+    let mut chosen: Vec<(Panel, u16)> = Vec::new();
+    let mut left = h;
+    for &p in priority {
+        if p.min_h() <= left {
+            chosen.push((p, p.min_h()));
+            left -= p.min_h();
+        }
+    }
+    for g in Panel::GROWTH {
+        if let Some((p, ph)) = chosen.iter_mut().find(|(p, _)| *p == g) {
+            let add = p.want_h().saturating_sub(*ph).min(left);
+            *ph += add;
+            left -= add;
+        }
+    }
+    let n = chosen.len() as u16;
+    for (i, (_, ph)) in chosen.iter_mut().enumerate() {
+        *ph += left / n.max(1) + u16::from((i as u16) < left % n.max(1));
+    }
+    chosen.sort_by_key(|(p, _)| *p);
+    chosen
+}
+
+/// Draws `panels` of `p` stacked in `area` (or, while it has no cycle, how to get some).
+fn column(f: &mut Frame, p: &Pane, priority: &[Panel], area: Rect, theme: Theme) {
+    if p.cycles().is_empty() {
+        panels::guide(f, p, area, theme);
+        return;
+    }
+    let parts = stack(priority, area.height);
+    let rects = Layout::vertical(parts.iter().map(|(_, h)| Constraint::Length(*h))).split(area);
+    for ((panel, _), r) in parts.iter().zip(rects.iter()) {
+        panel.draw(f, p, *r, theme);
+    }
+}
+
 fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
-    let [head, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
+    let wide = area.width >= 120;
+    let head_h = 2;
+    let [head, rest] =
+        Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(area);
     header(f, app, p, 0, head, theme);
-    let rows = Layout::vertical([
-        Constraint::Percentage(34),
-        Constraint::Percentage(33),
-        Constraint::Percentage(33),
-    ])
-    .split(rest);
-    let cols = |r: Rect| Layout::horizontal([Constraint::Percentage(50); 2]).split(r);
-    let (r0, r1, r2) = (cols(rows[0]), cols(rows[1]), cols(rows[2]));
-    phases(f, p, r0[0], theme);
-    heap(f, p, r0[1], theme);
-    cpu(f, p, r1[0], theme);
-    pauses(f, p, r1[1], theme);
-    cycle_detail(f, p, r2[0], theme);
-    let [density_area, log_area] =
-        Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(r2[1]);
-    density(f, p, density_area, theme);
-    log(f, p, log_area, theme);
+    if wide && rest.height >= 24 && !p.cycles().is_empty() {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(rest);
+        column(f, p, &[Panel::Phases, Panel::Cpu, Panel::Detail], l, theme);
+        let right = [Panel::Heap, Panel::Pauses, Panel::Density, Panel::Log];
+        column(f, p, &right, r, theme);
+    } else {
+        // One column: what the run did first, then why.
+        let order = [
+            Panel::Phases,
+            Panel::Cpu,
+            Panel::Heap,
+            Panel::Detail,
+            Panel::Pauses,
+            Panel::Density,
+            Panel::Log,
+        ];
+        column(f, p, &order, rest, theme);
+    }
 }
 
 fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let strip_h = (app.comparison.len() as u16 + 3).min(area.height / 3);
+    // The strip is the A/B's answer: on a short terminal it gets nearly half the height, so
+    // its deltas survive; the sides keep their two main charts.
+    let rows = if app.mismatch.is_empty() {
+        app.comparison.len() as u16 + 3
+    } else {
+        5
+    };
+    let cap = if area.height >= 40 {
+        area.height / 3
+    } else {
+        area.height * 9 / 20
+    };
     let [top, strip] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(strip_h)]).areas(area);
+        Layout::vertical([Constraint::Min(0), Constraint::Length(rows.min(cap))]).areas(area);
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(top);
-    for (i, p) in app.panes.iter().take(2).enumerate() {
-        let [head, a, b, c, d, e] = Layout::vertical([
-            Constraint::Length(2),
-            Constraint::Percentage(21),
-            Constraint::Percentage(19),
-            Constraint::Percentage(22),
-            Constraint::Percentage(21),
-            Constraint::Percentage(17),
-        ])
-        .areas(cols[i]);
-        header(f, app, p, i, head, theme);
-        phases(f, p, a, theme);
-        heap(f, p, b, theme);
-        cpu(f, p, c, theme);
-        // Pauses and page scan density share a row when either side has density (the lab,
-        // gctrace=2): it is what an A/B of the two markers is about.
-        if app.panes.iter().any(|p| p.cols.has_density) {
-            let [dl, dr] =
-                Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
-                    .areas(d);
-            pauses(f, p, dl, theme);
-            density(f, p, dr, theme);
-        } else {
-            pauses(f, p, d, theme);
-        }
-        cycle_detail(f, p, e, theme);
+    let names = short_names(app);
+    let density = app.panes.iter().any(|p| p.cols.has_density);
+    let mut order = vec![Panel::Phases, Panel::Cpu];
+    if density {
+        // Page scan density is what an A/B of the two markers is about (lab, gctrace=2).
+        order.push(Panel::Density);
     }
-    comparison(f, app, strip, theme);
+    order.extend([Panel::Heap, Panel::Pauses, Panel::Detail]);
+    for (i, p) in app.panes.iter().take(2).enumerate() {
+        let head_h = if cols[i].width >= 90 { 2 } else { 1 };
+        let [head, rest] =
+            Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(cols[i]);
+        header_named(f, app, p, i, &names[i], head, theme);
+        column(f, p, &order, rest, theme);
+    }
+    super::strip::draw(f, app, strip, theme);
 }
 
-fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
+/// The two sides' names as the headers show them: file names without their directories and
+/// without the start they share (`…legacy_graph.log`, `…greentea_graph.log`), so two long
+/// paths never collide at 80 columns.
+fn short_names(app: &App) -> Vec<String> {
+    let full: Vec<&str> = app.panes.iter().map(display_name).collect();
+    if full.iter().any(|n| n.starts_with("lab ")) {
+        // A lab label is its settings: the workload in their shared start matters.
+        return full.iter().map(|n| n.to_string()).collect();
+    }
+    let base: Vec<&str> = full
+        .iter()
+        .map(|n| n.rsplit('/').next().unwrap_or(n))
+        .collect();
+    let common = match base.as_slice() {
+        [a, b] => a
+            .char_indices()
+            .zip(b.chars())
+            .take_while(|((_, x), y)| x == y)
+            .last()
+            .map_or(0, |((i, x), _)| i + x.len_utf8()),
+        _ => 0,
+    };
+    // Cut at a word boundary of the shared start, and only when it saves something.
+    let cut = base
+        .first()
+        .and_then(|a| a[..common].rfind(['_', ' ', '-', '.']).map(|i| i + 1))
+        .unwrap_or(0);
+    base.iter()
+        .map(|n| {
+            if cut >= 4 && cut < n.len() {
+                format!("…{}", &n[cut..])
+            } else {
+                n.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A live lab run says what it runs; a file says which file it is (its settings are in
+/// `summary`).
+fn display_name(p: &Pane) -> &str {
+    p.current_run()
+        .and_then(|r| r.label.as_deref())
+        .filter(|_| p.live)
+        .unwrap_or(&p.name)
+}
+
+/// `s` cut to `w` columns, with an ellipsis where it was cut.
+pub(super) fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+pub(super) fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
     Block::bordered().title(title)
 }
 
 fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme) {
+    header_named(f, app, p, i, display_name(p), area, theme);
+}
+
+/// A side's header: its name, then what a person checks first (how far it is, its GC CPU,
+/// the selected cycle, live or replaying), then the rest; wrapped at words into the rows it
+/// has, so a narrow terminal keeps the start and cuts nothing mid-word.
+fn header_named(
+    f: &mut Frame,
+    app: &App,
+    p: &Pane,
+    i: usize,
+    name: &str,
+    area: Rect,
+    theme: Theme,
+) {
     let side = if app.panes.len() > 1 {
         format!("{} ", ["A", "B"][i.min(1)])
     } else {
@@ -169,597 +340,94 @@ fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme
         format!("⏸ x{}", SPEEDS[app.speed])
     };
     let sel = p.selected();
-    let name = p
-        .current_run()
-        .and_then(|r| r.label.as_deref())
-        .unwrap_or(&p.name);
-    let line1 = Line::from(vec![
-        Span::styled(format!("{side}{name}"), name_style),
-        Span::raw(format!(
-            "  {}  {} P  run {}/{}",
-            s.map_or("", |s| s.format),
-            s.map_or(0, |s| s.procs),
-            p.run + 1,
-            runs.max(1)
-        )),
-    ]);
-    let line2 = Line::from(vec![
-        Span::raw(format!(
-            "cycles {}/{}  GC CPU {}%  at gc {} @{:.3}s  ",
-            p.cycles().len(),
-            total,
-            sel.map_or(0, |c| c.cum_pct),
-            sel.map_or(0, |c| c.num),
-            sel.map_or(0.0, |c| c.at as f64 / 1e9),
-        )),
-        Span::styled(state, theme.bold()),
-        Span::raw(if p.follow { "  following" } else { "" }),
-        // The lab's mark segments spent much of their booked time descheduled by the OS:
-        // wall-time GC CPU is inflated (docs/SUMMARY.md, offcpu_share).
-        Span::styled(
-            match s.and_then(|s| s.lab.as_ref()).and_then(|l| l.offcpu_share) {
-                Some(share) if share > LOADED_SHARE => {
-                    format!("  machine loaded ({:.0}% off-CPU)", share * 100.0)
-                }
-                _ => String::new(),
-            },
-            theme.bold(),
-        ),
-        Span::raw(if app.panes.len() > 1 {
-            match app.link {
-                Link::Index => "  linked by index",
-                Link::Time => "  linked by time",
-            }
-        } else {
-            ""
-        }),
-    ]);
-    f.render_widget(Paragraph::new(vec![line1, line2]), area);
-}
-
-/// Cycles `[lo, hi)` behind column `j` of `w` columns over `n` cycles: a run of cycles when
-/// there are more cycles than columns, a stretched single cycle when fewer.
-fn bucket(j: usize, w: usize, n: usize) -> (usize, usize) {
-    let lo = j * n / w;
-    (lo, ((j + 1) * n / w).max(lo + 1).min(n))
-}
-
-/// Fit a precomputed series (see `app::Cols`) to `width` columns: the largest value of each
-/// column's share, or a value stretched over several columns.
-fn columns(series: &[u64], width: usize) -> Vec<u64> {
-    let n = series.len();
-    if n == 0 || width == 0 {
-        return Vec::new();
-    }
-    (0..width)
-        .map(|j| {
-            let (lo, hi) = bucket(j, width, n);
-            series[lo..hi].iter().copied().max().unwrap_or(0)
-        })
-        .collect()
-}
-
-/// Cursor position as a column of a chart `width` wide over the window.
-fn cursor_col(p: &Pane, width: usize) -> Option<usize> {
-    let w = p.cols.window.clone();
-    if !w.contains(&p.cursor) || width == 0 {
-        return None;
-    }
-    let i = p.cursor - w.start;
-    (0..width).find(|&j| {
-        let (lo, hi) = bucket(j, width, w.len());
-        (lo..hi).contains(&i)
-    })
-}
-
-fn spark<'a>(data: &'a [u64], title: String, color: Color, theme: Theme) -> Sparkline<'a> {
-    Sparkline::default()
-        .block(Block::default().title(title))
-        .data(data)
-        .style(theme.fg(color))
-}
-
-fn ms(ns: u64) -> String {
-    fmt_num(ns as f64 / 1e6)
-}
-
-fn phases(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let outer = block(" phases: STW pause / concurrent mark, per cycle ");
-    let inner = outer.inner(area);
-    f.render_widget(outer, area);
-    let cycles = &p.cycles()[p.cols.window.clone()];
-    let w = inner.width as usize;
-    let sel = p.selected();
-    let [a, b, axis] = Layout::vertical([
-        Constraint::Percentage(50),
-        Constraint::Percentage(50),
-        Constraint::Length(1),
-    ])
-    .areas(inner);
-    let pause = columns(&p.cols.pause, w);
-    let mark = columns(&p.cols.mark, w);
-    let t_pause = format!(
-        "STW pause ms (max {}){}",
-        ms(pause.iter().copied().max().unwrap_or(0)),
-        sel.map_or(String::new(), |c| format!(
-            "  sel {}+{}",
-            ms(c.clock.sweep_term),
-            ms(c.clock.mark_term)
-        ))
-    );
-    let t_mark = format!(
-        "mark ms (max {}){}",
-        ms(mark.iter().copied().max().unwrap_or(0)),
-        sel.map_or(String::new(), |c| format!("  sel {}", ms(c.mark_wall())))
-    );
-    f.render_widget(spark(&pause, t_pause, PAUSE, theme), a);
-    f.render_widget(spark(&mark, t_mark, MARK, theme), b);
-    time_axis(f, p, cycles, axis, theme);
-}
-
-fn time_axis(f: &mut Frame, p: &Pane, cycles: &[Cycle], area: Rect, theme: Theme) {
-    let (Some(first), Some(last)) = (cycles.first(), cycles.last()) else {
-        return;
-    };
-    let w = area.width as usize;
-    let mut marker = vec![' '; w];
-    if let Some(col) = cursor_col(p, w) {
-        if col < w {
-            marker[col] = '^';
-        }
-    }
-    let left = format!("@{:.3}s", first.at as f64 / 1e9);
-    let right = format!("@{:.3}s", last.at as f64 / 1e9);
-    for (i, ch) in left.chars().enumerate().take(w) {
-        if marker[i] == ' ' {
-            marker[i] = ch;
-        }
-    }
-    let start = w.saturating_sub(right.len());
-    for (i, ch) in right.chars().enumerate() {
-        if start + i < w && marker[start + i] == ' ' {
-            marker[start + i] = ch;
-        }
-    }
-    f.render_widget(
-        Paragraph::new(marker.into_iter().collect::<String>()).style(theme.fg(Color::Reset)),
-        area,
-    );
-}
-
-fn heap(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let sel = p.selected();
-    let title = match sel {
-        Some(c) => format!(
-            " heap MB: start {} end {} live {} goal {} ",
-            c.heap_start >> 20,
-            c.heap_end >> 20,
-            c.heap_live >> 20,
-            c.goal.map_or("-".into(), |g| (g >> 20).to_string())
-        ),
-        None => " heap MB ".into(),
-    };
-    let w = area.width.saturating_sub(2).max(1) as usize * 2;
-    let mb = |series: &[u64]| -> Vec<(f64, f64)> {
-        columns(series, w)
-            .into_iter()
-            .enumerate()
-            .map(|(i, y)| (i as f64, (y >> 20) as f64))
-            .collect()
-    };
-    let (live, end, goal) = (
-        mb(&p.cols.heap_live),
-        mb(&p.cols.heap_end),
-        mb(&p.cols.heap_goal),
-    );
-    let ymax = end.iter().chain(&goal).map(|p| p.1).fold(1.0, f64::max);
-    let xmax = live.len().max(1) as f64;
-    let line = |name, color, data| {
-        Dataset::default()
-            .name(name)
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.fg(color))
-            .data(data)
-    };
-    let chart = Chart::new(vec![
-        line("goal", GOAL, &goal),
-        line("end", PAUSE, &end),
-        line("live", MARK, &live),
-    ])
-    .block(block(title))
-    .x_axis(Axis::default().bounds([0.0, xmax]))
-    .y_axis(
-        Axis::default()
-            .bounds([0.0, ymax * 1.05])
-            .labels(vec![Line::from("0"), Line::from(format!("{ymax:.0}"))]),
-    );
-    f.render_widget(chart, area);
-}
-
-fn cpu(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let s = p.summary.as_ref();
-    let title = format!(
-        " CPU per cycle: idle share {}  compulsory {} ms/cycle ",
-        s.and_then(|s| s.idle_share)
-            .map_or("-".into(), |x| format!("{:.1}%", x * 100.0)),
-        s.map_or("-".into(), |s| fmt_num(
-            s.per_cycle_median_ms.compulsory_cpu
-        ))
-    );
-    let outer = block(title);
-    let inner = outer.inner(area);
-    f.render_widget(outer, area);
-    let w = inner.width as usize;
-    let rows = Layout::vertical([Constraint::Ratio(1, 3); 3]).split(inner);
-    let sel = p.selected();
-    let cols = &p.cols.cpu;
-    // (name, colour, series, the selected cycle's ns, the run's sum in ms)
-    let kinds = [
-        (
-            "assist",
-            ASSIST,
-            &cols.assist,
-            sel.map(|c| c.cpu.assist),
-            s.map(|s| s.cpu_ms.assist),
-        ),
-        (
-            "background",
-            BACKGROUND,
-            &cols.background,
-            sel.map(|c| c.cpu.background),
-            s.map(|s| s.cpu_ms.background),
-        ),
-        (
-            "idle",
-            IDLE,
-            &cols.idle,
-            sel.map(|c| c.cpu.idle),
-            s.map(|s| s.cpu_ms.idle),
-        ),
+    let name = fit(&format!("{side}{name}"), area.width as usize);
+    let mut spans = vec![
+        Span::styled(name, name_style),
+        Span::raw(format!("cycles {}/{}", p.cycles().len(), total)),
     ];
-    for (&row, (name, color, series, at_sel, sum)) in rows.iter().zip(kinds) {
-        let data = columns(series, w);
-        let title = format!(
-            "{name} ms  sel {}  run sum {}",
-            at_sel.map_or("-".into(), ms),
-            sum.map_or("-".into(), fmt_num)
-        );
-        f.render_widget(spark(&data, title, color, theme), row);
-    }
-}
-
-fn pauses(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let mut lines = Vec::new();
-    if let Some(s) = &p.summary {
-        let q = &s.pause_ms;
-        lines.push(Line::from(format!(
-            "p50 {}  p90 {}  p99 {}  max {} ms",
-            fmt_num(q.p50),
-            fmt_num(q.p90),
-            fmt_num(q.p99),
-            fmt_num(q.max)
+    if let Some(c) = sel {
+        spans.push(Span::raw(format!("GC CPU {}%", c.cum_pct)));
+        spans.push(Span::raw(format!(
+            "at gc {} @{:.3}s",
+            c.num,
+            c.at as f64 / 1e9
         )));
-        // A pause far above the typical one must jump out (a 40 ms stall among 50 µs pauses).
-        let outliers = &p.cols.outliers;
-        if !outliers.is_empty() {
-            let list: Vec<String> = outliers
-                .iter()
-                .take(4)
-                .map(|(num, pause)| format!("gc {num} {} ms", ms(*pause)))
-                .collect();
-            lines.push(Line::from(Span::styled(
-                format!("outliers (>10x p50): {}", list.join(", ")),
-                theme.alert(),
-            )));
-        }
-        lines.extend(distribution(
-            &p.cols.pause_hist,
-            area.width.saturating_sub(20) as usize,
-        ));
     }
-    let para = Paragraph::new(lines).block(block(" pauses (STW sweep + mark termination) "));
-    f.render_widget(para, area);
-}
-
-/// Pause counts in power-of-4 buckets from 10 µs, as bars.
-fn distribution(counts: &[u64; 7], bar_w: usize) -> Vec<Line<'static>> {
-    const EDGES_US: [u64; 6] = super::app::PAUSE_EDGES_US;
-    let max = counts.iter().copied().max().unwrap_or(0).max(1);
-    let label = |i: usize| match i {
-        0 => "   <10µs".to_string(),
-        6 => ">10.24ms".to_string(),
-        _ => format!("<{:>5}µs", EDGES_US[i]),
-    };
-    (0..7)
-        .map(|i| {
-            let n = (counts[i] as usize * bar_w).div_ceil(max as usize);
-            Line::from(format!(
-                "{} {:<bar_w$} {}",
-                label(i),
-                "█".repeat(n),
-                counts[i]
-            ))
-        })
-        .collect()
-}
-
-fn cycle_detail(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let Some(c) = p.selected() else {
-        f.render_widget(
-            Paragraph::new("no cycles yet").block(block(" selected cycle ")),
-            area,
-        );
-        return;
-    };
-    let mut lines = vec![Line::from(Span::styled(format::line(c), theme.bold()))];
-    lines.push(Line::from(format!(
-        "gc {} ({}) started @{:.3}s{}{}; {}% of CPU went to GC since the program started",
-        c.num,
-        if c.line == 0 {
-            "live".to_string()
-        } else {
-            format!("line {}", c.line)
-        },
-        c.at as f64 / 1e9,
-        if c.forced {
-            ", forced by runtime.GC()"
-        } else {
-            ""
-        },
-        if c.leak_check {
-            ", checking for goroutine leaks"
-        } else {
-            ""
-        },
-        c.cum_pct
-    )));
-    lines.push(Line::from(format!(
-        "wall: {} ms stop-the-world sweep termination, {} ms concurrent mark, {} ms stop-the-world mark termination (pause {} ms)",
-        ms(c.clock.sweep_term),
-        ms(c.mark_wall()),
-        ms(c.clock.mark_term),
-        ms(c.pause())
-    )));
-    lines.push(Line::from(format!(
-        "CPU: {} ms assists by allocating goroutines, {} ms background workers, {} ms idle workers, {} ms in the two pauses x P; {} ms compulsory",
-        ms(c.cpu.assist),
-        ms(c.cpu.background),
-        ms(c.cpu.idle),
-        ms(c.cpu.sweep_term + c.cpu.mark_term),
-        ms(c.compulsory_cpu())
-    )));
-    lines.push(Line::from(format!(
-        "heap: {} MB when marking began, {} MB when it ended, {} MB marked live; goal {}{}{}; {} P",
-        c.heap_start >> 20,
-        c.heap_end >> 20,
-        c.heap_live >> 20,
-        c.goal
-            .map_or("not printed".into(), |g| format!("{} MB", g >> 20)),
-        c.stacks
-            .map_or(String::new(), |s| format!(", {} MB stacks", s >> 20)),
-        c.globals
-            .map_or(String::new(), |g| format!(", {} MB globals", g >> 20)),
-        c.procs
-    )));
-    let para = Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
-        .block(block(" selected cycle, decoded "));
-    f.render_widget(para, area);
-}
-
-fn density(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    if !p.cols.has_density {
-        let text = if p.cols.has_scan {
-            "This run's scan: lines come from the legacy collector, which counts objects but no span (page) visits. Record a Green Tea build (Go 1.26+, or 1.25 with GOEXPERIMENT=greenteagc) to compare."
-        } else {
-            "gctrace=1 does not carry page scan density. Record with GODEBUG=gctrace=2 on Go 1.25+ (Green Tea: 1.26+ default, 1.25 with GOEXPERIMENT=greenteagc) to get objects per span visit here."
-        };
-        f.render_widget(
-            Paragraph::new(text)
-                .wrap(Wrap { trim: true })
-                .block(block(" page scan density ")),
-            area,
-        );
-        return;
-    }
-    let outer = block(format!(
-        " page scan density: objects per span visit, run {} ",
-        p.summary
-            .as_ref()
-            .and_then(|s| {
-                // The lab's own density first (it also prints Go-style scan: counters).
-                s.lab
-                    .as_ref()
-                    .and_then(|l| l.objects_per_page_visit)
-                    .or_else(|| s.scan.as_ref()?.objects_per_span_visit)
-            })
-            .map_or("-".into(), fmt_num)
-    ));
-    let inner = outer.inner(area);
-    f.render_widget(outer, area);
-    let data = columns(&p.cols.density_x10, inner.width as usize);
-    let sel = p
-        .selected()
-        .and_then(Cycle::page_density)
-        .map_or("-".into(), fmt_num);
-    // The lab's run-length histogram: how many page visits scanned 1, 2-3, 4-7... objects.
-    let hist = p
-        .summary
-        .as_ref()
+    spans.push(Span::styled(state, theme.bold()));
+    // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
+    // figures moved with the load (docs/SUMMARY.md, offcpu_share).
+    if let Some(share) = s
         .and_then(|s| s.lab.as_ref())
-        .map(|l| &l.density_hist)
-        .filter(|h| h.iter().any(|&v| v > 0));
-    let [a, b] = match hist {
-        // The histogram needs its three lines whole; the trend takes what is left.
-        Some(_) => Layout::vertical([Constraint::Min(0), Constraint::Length(3)]).areas(inner),
-        None => Layout::vertical([Constraint::Percentage(50); 2]).areas(inner),
-    };
-    f.render_widget(
-        spark(&data, format!("per cycle (sel {sel})"), MARK, theme),
-        a,
-    );
-    if let Some(hist) = hist {
-        f.render_widget(Paragraph::new(visit_histogram(hist, b.width as usize)), b);
-        return;
-    }
-    let classes: Vec<String> = p
-        .summary
-        .as_ref()
-        .and_then(|s| s.scan.as_ref())
-        .map(|s| {
-            let mut v: Vec<_> = s.classes.iter().filter(|c| c.objects > 0).collect();
-            v.sort_by_key(|c| std::cmp::Reverse(c.objects));
-            v.iter()
-                .take(6)
-                .map(|c| {
-                    let name = if c.class == 0 {
-                        "large".to_string()
-                    } else {
-                        format!("{}B", c.class)
-                    };
-                    format!(
-                        "{name}: {}",
-                        c.objects_per_span_visit.map_or("-".into(), fmt_num)
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    f.render_widget(
-        Paragraph::new(format!("by size class: {}", classes.join("  "))).wrap(Wrap { trim: true }),
-        b,
-    );
-}
-
-/// One text line per bucket would not fit; one bar of eighths per bucket does. Labels are
-/// the bucket's lowest count; bars are shares of all page visits.
-fn visit_histogram(hist: &[u64], width: usize) -> Vec<Line<'static>> {
-    const BARS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let total: u64 = hist.iter().sum::<u64>().max(1);
-    let max = hist.iter().copied().max().unwrap_or(1).max(1);
-    let cell = (width / hist.len().max(1)).clamp(2, 6);
-    let mut bars = String::new();
-    let mut labels = String::new();
-    for (i, &v) in hist.iter().enumerate() {
-        let level = (v * 8).div_ceil(max) as usize;
-        bars.push_str(&format!(
-            "{:<cell$}",
-            BARS[level.min(8)].to_string().repeat(cell - 1)
+        .and_then(|l| l.offcpu_share)
+        .filter(|&share| share > LOADED_SHARE)
+    {
+        spans.push(Span::styled(
+            format!("machine loaded ({:.0}% off-CPU)", share * 100.0),
+            theme.bold(),
         ));
-        let label = if i + 1 == hist.len() {
-            format!("{}+", 1u64 << i)
-        } else {
-            (1u64 << i).to_string()
-        };
-        labels.push_str(&format!("{label:<cell$}"));
     }
-    let single = hist.first().copied().unwrap_or(0) as f64 / total as f64;
-    vec![
-        Line::from(format!(
-            "objects per visit ({:.0}% of visits scan one object)",
-            single * 100.0
-        )),
-        Line::from(bars),
-        Line::from(labels),
-    ]
+    spans.push(Span::raw(format!("run {}/{}", p.run + 1, runs.max(1))));
+    if let Some(s) = s {
+        spans.push(Span::raw(format!("{}, {} P", s.format, s.procs)));
+    }
+    if p.follow {
+        spans.push(Span::raw("following"));
+    }
+    if app.panes.len() > 1 {
+        spans.push(Span::raw(match app.link {
+            Link::Index => "linked by index",
+            Link::Time => "linked by time",
+        }));
+    }
+    let lines = fill(spans, area.width as usize, area.height as usize);
+    f.render_widget(Paragraph::new(lines), area);
 }
 
-fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
-    let tl = &p.timeline;
-    let h = area.height.saturating_sub(2) as usize;
-    // Problems first (they must not scroll out of sight), then what the program and the
-    // runtime printed up to the selected cycle's line.
-    let mut lines: Vec<Line> = tl
-        .problems
-        .iter()
-        .take(h.div_ceil(2))
-        .map(|pr| {
-            Line::from(Span::styled(
-                format!("{:>6} problem: {}", pr.line, pr.reason),
-                theme.alert(),
-            ))
-        })
-        .collect();
-    let room = h.saturating_sub(lines.len());
-    let upto = p.selected().map_or(u64::MAX, |c| c.line.max(1));
-    let out_end = tl.output.partition_point(|o| o.line <= upto);
-    let note_end = tl.notes.partition_point(|n| n.line <= upto);
-    let mut rows: Vec<(u64, Line)> = tl.output[..out_end]
-        .iter()
-        .rev()
-        .take(room)
-        .map(|o| (o.line, Line::from(format!("{:>6} {}", o.line, o.text))))
-        .collect();
-    rows.extend(tl.notes[..note_end].iter().rev().take(room).map(|n| {
-        (
-            n.line,
-            Line::from(Span::styled(
-                format!("{:>6} {}: {}", n.line, n.kind.name(), n.text),
-                theme.fg(GOAL),
-            )),
-        )
-    }));
-    rows.sort_by_key(|r| r.0);
-    let start = rows.len().saturating_sub(room);
-    lines.extend(rows.into_iter().skip(start).map(|r| r.1));
-    let title = format!(
-        " output {}  notes {}  problems {} (up to the selected cycle) ",
-        tl.output.len(),
-        tl.notes.len(),
-        tl.problems.len()
-    );
-    f.render_widget(Paragraph::new(lines).block(block(title)), area);
-}
-
-fn comparison(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
-    let spread = crate::fmt::spread_text;
-    let mut lines = vec![Line::from(Span::styled(
-        format!(
-            "{:<26}{:>22}{:>22}{:>10}",
-            "metric", "A median [min-max]", "B median [min-max]", "B vs A"
-        ),
-        theme.bold(),
-    ))];
-    let single = app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2));
-    for r in &app.comparison {
-        // No verdict: why, as `compare` says it (the title says it once for one run a side).
-        let why = match &r.why {
-            Some(why) if !single && r.a.is_some() && r.b.is_some() => format!("  {why}"),
-            _ => String::new(),
-        };
-        lines.push(Line::from(format!(
-            "{:<26}{:>22}{:>22}{:>10}{why}",
-            r.label,
-            spread(&r.a),
-            spread(&r.b),
-            crate::fmt::verdict_text(r)
-        )));
+/// `items` in order on up to `rows` lines of `width` columns, two spaces apart; an item
+/// that does not fit on the line starts the next, and what does not fit at all is left out
+/// whole (the items come most important first).
+fn fill(items: Vec<Span<'static>>, width: usize, rows: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<Vec<Span>> = vec![Vec::new()];
+    let mut used = 0;
+    for item in items {
+        let w = item.width();
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + w > width && used > 0 {
+            if lines.len() == rows {
+                continue;
+            }
+            lines.push(Vec::new());
+            used = 0;
+        }
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + w > width {
+            continue;
+        }
+        if let Some(line) = lines.last_mut() {
+            if gap > 0 {
+                line.push(Span::raw("  "));
+            }
+            line.push(item);
+        }
+        used += gap + w;
     }
-    // The strip is at most a third of the screen: rows below its edge are cut, and the title
-    // says so first (a narrow terminal cuts the title's end).
-    let fit = usize::from(area.height.saturating_sub(3));
-    let total = app.comparison.len();
-    let cut = if fit < total {
-        format!(" ({fit} of {total} rows shown, all in `gcscope compare`)")
-    } else {
-        String::new()
-    };
-    let what = if single {
-        "one run a side, so no ranges: repeat runs and use `gcscope compare` for a verdict"
-    } else {
-        "~ = no verdict: a direction needs 3 runs a side whose ranges do not overlap"
-    };
-    let title = format!(" A/B{cut}: {what} ");
-    f.render_widget(Paragraph::new(lines).block(block(title)), area);
+    lines.into_iter().map(Line::from).collect()
 }
 
 fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     if let Some(buf) = &app.jump {
         f.render_widget(
             Paragraph::new(format!(
-                "jump to cycle: {buf}_  (Enter to go, Esc to cancel)"
+                "jump to cycle: {buf}_  (Enter to go; Esc or any other key cancels)"
             )),
+            area,
+        );
+        return;
+    }
+    if let Some(notice) = &app.notice {
+        // What the last key did not do, and why: said once, until the next key.
+        f.render_widget(
+            Paragraph::new(fit(notice, area.width as usize)).style(theme.bold()),
             area,
         );
         return;
@@ -768,7 +436,14 @@ fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let lab = app.lab.as_ref();
     // An A/B lab shows both markers already: no marker switch to offer.
     let marker_switch = lab.is_some_and(|l| l.marker.is_some());
+    let mut used = 0;
     for (k, what) in keys::hints(lab.is_some(), marker_switch) {
+        // Whole hints only: the ones that do not fit are in the help (`?`, the second).
+        let w = k.chars().count() + what.chars().count() + 4;
+        if used + w > area.width as usize {
+            continue;
+        }
+        used += w;
         spans.push(Span::styled(
             format!(" {k} "),
             theme.bold().add_modifier(Modifier::REVERSED),
@@ -787,8 +462,13 @@ fn help(f: &mut Frame, area: Rect, theme: Theme) {
             ])
         })
         .collect();
+    // As wide as its longest row, so no row is cut where the terminal has the room.
+    let longest = keys::help_rows()
+        .map(|(_, h)| h.chars().count() + 10)
+        .max()
+        .unwrap_or(0);
     let h = (rows.len() as u16 + 2).min(area.height);
-    let w = 64.min(area.width);
+    let w = (longest as u16 + 2).min(area.width);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -797,202 +477,4 @@ fn help(f: &mut Frame, area: Rect, theme: Theme) {
     };
     f.render_widget(Clear, r);
     f.render_widget(Paragraph::new(rows).block(block(" keys (? to close) ")), r);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn text(lines: Vec<Line>) -> Vec<String> {
-        lines.iter().map(Line::to_string).collect()
-    }
-
-    #[test]
-    fn bucket_splits_cycles_into_columns() {
-        // More cycles than columns: runs of cycles, the longer ones last.
-        let b = |w, n| (0..w).map(|j| bucket(j, w, n)).collect::<Vec<_>>();
-        assert_eq!(b(3, 7), [(0, 2), (2, 4), (4, 7)]);
-        assert_eq!(b(2, 4), [(0, 2), (2, 4)]);
-        assert_eq!(b(1, 5), [(0, 5)]);
-        // Fewer cycles than columns: each column shows one cycle, stretched.
-        assert_eq!(b(5, 2), [(0, 1), (0, 1), (0, 1), (1, 2), (1, 2)]);
-        assert_eq!(b(3, 1), [(0, 1), (0, 1), (0, 1)]);
-        // No cycles: empty ranges, never past the end.
-        assert_eq!(b(2, 0), [(0, 0), (0, 0)]);
-    }
-
-    /// For every small width and length: columns cover the cycles in order, each column
-    /// non-empty; with at least as many cycles as columns, each cycle in exactly one column.
-    #[test]
-    fn buckets_cover_every_cycle_in_order() {
-        for n in 1..=40 {
-            for w in 1..=40 {
-                let cols: Vec<_> = (0..w).map(|j| bucket(j, w, n)).collect();
-                assert_eq!(cols[0].0, 0, "w {w} n {n}");
-                assert_eq!(cols[w - 1].1, n, "w {w} n {n}");
-                for (j, &(lo, hi)) in cols.iter().enumerate() {
-                    assert!(lo < hi && hi <= n, "w {w} n {n} column {j}: {lo}..{hi}");
-                    if n < w {
-                        assert_eq!(hi, lo + 1, "w {w} n {n}: one cycle a column");
-                    }
-                }
-                for pair in cols.windows(2) {
-                    let ((lo0, hi0), (lo1, hi1)) = (pair[0], pair[1]);
-                    if n >= w {
-                        assert_eq!(hi0, lo1, "w {w} n {n}: columns tile the cycles");
-                    } else {
-                        assert!(lo0 <= lo1 && hi0 <= hi1 && lo1 <= hi0, "w {w} n {n}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn columns_keep_the_largest_value_of_each_bucket() {
-        assert_eq!(columns(&[1, 5, 2, 7, 3, 0], 3), [5, 7, 3]);
-        // 7 values in 3 columns: 2, 2 and 3 values.
-        assert_eq!(columns(&[4, 1, 9, 2, 8, 3, 7], 3), [4, 9, 8]);
-        // Exact edges: the value at index 2 belongs to the second column, not the first.
-        assert_eq!(columns(&[1, 2, 9, 3], 2), [2, 9]);
-        assert_eq!(columns(&[9, 1, 2, 3], 2), [9, 3]);
-        // One spike among zeros survives.
-        assert_eq!(columns(&[0, 0, 0, 0, 0, 6, 0, 0, 0], 3), [0, 6, 0]);
-        assert_eq!(columns(&[2, 9, 4], 1), [9]);
-        assert_eq!(columns(&[5, 0, 7], 3), [5, 0, 7]);
-    }
-
-    #[test]
-    fn columns_stretch_a_short_series() {
-        assert_eq!(columns(&[3, 8], 5), [3, 3, 3, 8, 8]);
-        assert_eq!(columns(&[6], 3), [6, 6, 6]);
-    }
-
-    #[test]
-    fn columns_of_nothing_or_no_width_are_empty() {
-        assert_eq!(columns(&[], 4), Vec::<u64>::new());
-        assert_eq!(columns(&[1, 2], 0), Vec::<u64>::new());
-        assert_eq!(columns(&[], 0), Vec::<u64>::new());
-    }
-
-    #[test]
-    fn distribution_bars_are_shares_of_the_largest_bucket() {
-        assert_eq!(
-            text(distribution(&[1, 2, 4, 0, 0, 0, 8], 8)),
-            [
-                "   <10µs █        1",
-                "<   40µs ██       2",
-                "<  160µs ████     4",
-                "<  640µs          0",
-                "< 2560µs          0",
-                "<10240µs          0",
-                ">10.24ms ████████ 8",
-            ]
-        );
-    }
-
-    /// Beside one huge bucket a single pause still gets a bar (rounded up), and a bar never
-    /// outgrows its width.
-    #[test]
-    fn distribution_shows_a_single_pause_beside_a_huge_bucket() {
-        assert_eq!(
-            text(distribution(&[1, 0, 0, 0, 1_000_000, 0, 3], 10)),
-            [
-                "   <10µs █          1",
-                "<   40µs            0",
-                "<  160µs            0",
-                "<  640µs            0",
-                "< 2560µs ██████████ 1000000",
-                "<10240µs            0",
-                ">10.24ms █          3",
-            ]
-        );
-    }
-
-    #[test]
-    fn distribution_of_no_pauses_and_narrow_bars() {
-        assert_eq!(
-            text(distribution(&[0; 7], 3)),
-            [
-                "   <10µs     0",
-                "<   40µs     0",
-                "<  160µs     0",
-                "<  640µs     0",
-                "< 2560µs     0",
-                "<10240µs     0",
-                ">10.24ms     0",
-            ]
-        );
-        assert_eq!(
-            text(distribution(&[5, 0, 0, 0, 0, 0, 1], 0)),
-            [
-                "   <10µs  5",
-                "<   40µs  0",
-                "<  160µs  0",
-                "<  640µs  0",
-                "< 2560µs  0",
-                "<10240µs  0",
-                ">10.24ms  1",
-            ]
-        );
-        assert_eq!(
-            text(distribution(&[2, 1, 0, 0, 0, 0, 0], 1))[..3],
-            ["   <10µs █ 2", "<   40µs █ 1", "<  160µs   0"]
-        );
-    }
-
-    #[test]
-    fn visit_histogram_bars_in_eighths_of_the_largest_bucket() {
-        // 12 columns for 4 buckets: cells of 3, bars of 2.
-        assert_eq!(
-            text(visit_histogram(&[6, 3, 0, 1], 12)),
-            [
-                "objects per visit (60% of visits scan one object)",
-                "██ ▄▄    ▂▂ ",
-                "1  2  4  8+ ",
-            ]
-        );
-        // Shares round to the nearest percent: 2 of 3 is 67%.
-        assert_eq!(
-            text(visit_histogram(&[2, 1], 4))[0],
-            "objects per visit (67% of visits scan one object)"
-        );
-    }
-
-    /// Beside one huge bucket a small one still shows (rounded up to an eighth); cells stop
-    /// growing at 6 columns.
-    #[test]
-    fn visit_histogram_shows_a_small_bucket_beside_a_huge_one() {
-        assert_eq!(
-            text(visit_histogram(&[1, 1_000_000, 1], 60)),
-            [
-                "objects per visit (0% of visits scan one object)",
-                "▁▁▁▁▁ █████ ▁▁▁▁▁ ",
-                "1     2     4+    ",
-            ]
-        );
-    }
-
-    #[test]
-    fn visit_histogram_of_zero_counts_and_no_width() {
-        assert_eq!(
-            text(visit_histogram(&[0, 0], 10)),
-            [
-                "objects per visit (0% of visits scan one object)",
-                "          ",
-                "1    2+   ",
-            ]
-        );
-        // Width 0 or 1 still gives each bucket a cell of 2: a bar and a gap.
-        for width in [0, 1] {
-            assert_eq!(
-                text(visit_histogram(&[1], width)),
-                [
-                    "objects per visit (100% of visits scan one object)",
-                    "█ ",
-                    "1+",
-                ]
-            );
-        }
-    }
 }
