@@ -59,7 +59,7 @@ fn rounds(n: usize, rounds: usize, seed: u64) -> [Vec<f64>; 2] {
     let mut out = [Vec::new(), Vec::new()];
     for r in 0..rounds * 2 {
         let m = r % 2;
-        let mark = Marking::new(markers[m], 1);
+        let mark = Marking::new(markers[m], 1, Default::default());
         mark.set_roots(vec![RootJob {
             slots: tables.clone(),
             start: 0,

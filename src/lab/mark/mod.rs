@@ -20,7 +20,7 @@ pub use legacy::WORKBUF;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{
-    fence, AtomicU64, AtomicUsize,
+    fence, AtomicBool, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, SeqCst},
 };
 use std::sync::Arc;
@@ -180,10 +180,14 @@ pub struct Marking {
     roots: Mutex<Vec<RootJob>>,
     next_root: AtomicUsize,
     n_roots: AtomicUsize,
+    /// Drains in progress (a hint for the coordinator, as Go's `work.nwait`).
+    drainers: AtomicUsize,
+    /// The world is being stopped: drains end at the next object (Go's `gp.preempt` check).
+    preempt: Arc<AtomicBool>,
 }
 
 impl Marking {
-    pub fn new(marker: Marker, procs: usize) -> Marking {
+    pub fn new(marker: Marker, procs: usize, preempt: Arc<AtomicBool>) -> Marking {
         Marking {
             marker,
             full: Mutex::new(Vec::new()),
@@ -193,7 +197,14 @@ impl Marking {
             roots: Mutex::new(Vec::new()),
             next_root: AtomicUsize::new(0),
             n_roots: AtomicUsize::new(0),
+            drainers: AtomicUsize::new(0),
+            preempt,
         }
+    }
+
+    /// Is a drain in progress on some P? Relaxed: a hint, as `global_work`.
+    pub fn draining(&self) -> bool {
+        self.drainers.load(Relaxed) > 0
     }
 
     /// Is there work any P could pick up without looking inside another P's local state?
@@ -357,9 +368,25 @@ impl Marking {
     }
 
     /// Go's `gcDrain`: roots, local objects, local spans, global objects, our own span chain,
-    /// then stealing spans. Stops when nothing is left or `stop` says so (checked every few
-    /// objects). Returns scan work done (bytes).
+    /// then stealing spans. Stops when nothing is left, when the world is being stopped
+    /// (checked at every turn: an object, a span or a root job, as Go checks preemption after
+    /// every object), or when `stop` says so (checked every few objects). Returns scan work
+    /// done (bytes).
     pub fn drain(
+        &self,
+        heap: &Heap,
+        gcw: &mut GcWork,
+        p: usize,
+        seed: &mut u64,
+        stop: impl FnMut(u64) -> bool,
+    ) -> u64 {
+        self.drainers.fetch_add(1, Relaxed);
+        let done = self.drain_loop(heap, gcw, p, seed, stop);
+        self.drainers.fetch_sub(1, Relaxed);
+        done
+    }
+
+    fn drain_loop(
         &self,
         heap: &Heap,
         gcw: &mut GcWork,
@@ -375,6 +402,10 @@ impl Marking {
         let mut turns = 0u32;
         loop {
             turns += 1;
+            // Relaxed: a request to stop; the stop itself is ordered by the P tokens' mutex.
+            if self.preempt.load(Relaxed) {
+                break;
+            }
             if (gcw.stats.objs_scanned >= next_check || turns.is_multiple_of(64))
                 && stop(gcw.stats.scan_work - start)
             {
