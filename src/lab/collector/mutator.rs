@@ -109,7 +109,8 @@ impl Gc {
             done >= want || self.sched.stopping_world()
         });
         local.assist_bytes += (done as f64 / ratio) as i64;
-        if local.assist_bytes < 0 && done == 0 {
+        // A drain stopped at once by a stop-the-world keeps its debt for the next assist.
+        if local.assist_bytes < 0 && done == 0 && !self.sched.stopping_world() {
             // Go parks the goroutine until background credit appears; the lab lets it go on
             // (no work is left to help with), which at worst lets the heap pass its goal.
             local.assist_bytes = 0;
