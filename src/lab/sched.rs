@@ -4,6 +4,7 @@
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
 
 pub struct Sched {
     st: Mutex<St>,
@@ -12,8 +13,9 @@ pub struct Sched {
     /// the tokens themselves change hands under `st`).
     waiting_mut: AtomicUsize,
     waiting_prio: AtomicUsize,
-    /// A stop-the-world is under way: everyone yields at the next check.
-    stw: AtomicBool,
+    /// A stop-the-world is under way: everyone yields at the next check. Shared with the
+    /// markers, whose drain loops poll it between objects (`stw_flag`).
+    stw: Arc<AtomicBool>,
 }
 
 struct St {
@@ -40,7 +42,7 @@ impl Sched {
             cv: Condvar::new(),
             waiting_mut: AtomicUsize::new(0),
             waiting_prio: AtomicUsize::new(0),
-            stw: AtomicBool::new(false),
+            stw: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -107,6 +109,12 @@ impl Sched {
     /// up the P it would otherwise keep across quanta.
     pub fn contended(&self) -> bool {
         self.waiting_mut.load(Relaxed) > 0 || self.should_yield_to_gc()
+    }
+
+    /// The stop-the-world flag, for threads that poll it without the scheduler at hand (a
+    /// mark worker's drain loop, as Go's gcDrain polls `gp.preempt` after every object).
+    pub fn stw_flag(&self) -> Arc<AtomicBool> {
+        self.stw.clone()
     }
 
     /// A stop-the-world is under way.

@@ -3,7 +3,11 @@
 //!
 //! A workload runs in bounded steps (one per P quantum) and keeps every reference it needs
 //! across steps reachable from a root slot or from the heap: references in Rust locals never
-//! outlive a step, which is what makes cooperative safepoints sound.
+//! outlive a step, which is what makes cooperative safepoints sound. Inside a step it polls
+//! `Ctx::safepoint` every node visit or allocation of a long operation, where every reference
+//! it holds is reachable from a root slot or the heap (a node of a rooted tree nobody changes,
+//! an element of a rooted table), so the world stops within microseconds, not at the end of
+//! a step (a tree check walks up to 64 K nodes in one).
 
 use super::collector::Ctx;
 use super::heap::{ObjRef, Type, TypeId};
@@ -77,6 +81,8 @@ const CHILD: TypeId = 12;
 const GARBAGE: TypeId = 13;
 
 const TABLE_SLOTS: u32 = 1024;
+/// Tree check: node visits between two safepoint polls.
+const CHECK_POLL: u64 = 64;
 const SHARED_WORDS: u32 = 1 << 20;
 const CANARY: u64 = 0x00C0_FFEE;
 
@@ -308,6 +314,8 @@ impl Mutator {
                 let mut budget = 64;
                 while budget > 0 && f < a + b {
                     budget -= 1;
+                    // Every element made so far is in its table.
+                    ctx.safepoint();
                     let (which, i) = if f < a { (0, f) } else { (1, f - a) };
                     let obj = self.make(ctx, which, i)?;
                     let slot = self.slot(ctx, which, i);
@@ -317,6 +325,7 @@ impl Mutator {
                 // Graph: link the pool to itself by hash once every node exists.
                 while budget > 0 && f == a + b && self.sh.shape == Shape::Graph && l < a {
                     budget -= 1;
+                    ctx.safepoint();
                     let node = ctx.load_ptr(self.slot(ctx, 0, l));
                     let (x, y) = (hash(l as u64) % a as u64, hash(!(l as u64)) % a as u64);
                     let px = ctx.load_ptr(self.slot(ctx, 0, x as u32));
@@ -447,6 +456,11 @@ impl Mutator {
                 continue;
             }
             count += 1;
+            if count.is_multiple_of(CHECK_POLL) {
+                // The nodes on `stack` are in the tree, rooted in stack slot 0, which
+                // nobody changes until the check is done.
+                ctx.safepoint();
+            }
             stack.push(ctx.load_ptr(r));
             stack.push(ctx.load_ptr(r.word(1)));
         }
@@ -462,6 +476,7 @@ impl Mutator {
     fn map(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let n = self.sh.sizes.items;
         for _ in 0..24 {
+            ctx.safepoint();
             let i = self.rand(n);
             let slot = self.slot(ctx, 0, i);
             let item = ctx.load_ptr(slot);
@@ -485,6 +500,7 @@ impl Mutator {
     fn graph(&mut self, ctx: &mut Ctx<'_>) -> Option<()> {
         let w = self.sh.sizes.work;
         for _ in 0..48 {
+            ctx.safepoint();
             let i = self.rand(w);
             let node = self.make_work_node(ctx)?;
             let slot = self.slot(ctx, 1, i);
@@ -497,6 +513,7 @@ impl Mutator {
     fn pointer(&mut self, ctx: &mut Ctx<'_>, ty: TypeId) -> Option<()> {
         let n = self.sh.sizes.objects;
         for _ in 0..4 {
+            ctx.safepoint();
             let i = self.rand(n);
             let o = self.make_obj(ctx, ty)?;
             let slot = self.slot(ctx, 0, i);
@@ -515,6 +532,7 @@ impl Mutator {
             ctx.store_word(g.word(1), 1);
         }
         for _ in 0..32 {
+            ctx.safepoint();
             let (i, j) = (self.rand(n), self.rand(n));
             let hi = ctx.load_ptr(self.slot(ctx, 0, i));
             let hj = ctx.load_ptr(self.slot(ctx, 0, j));
@@ -585,6 +603,8 @@ impl Build {
                 return Some(false);
             }
             budget -= 1;
+            // Every node made so far is linked into the tree, rooted in a root slot.
+            ctx.safepoint();
             let c = ctx.alloc(NODE)?;
             ctx.store_ptr(node.word(next as u32), c);
             if let Some(top) = self.path.last_mut() {

@@ -123,7 +123,10 @@ impl Gc {
                 self.revise(pacer);
                 last_revise = Instant::now();
             }
-            if self.mark.global_work() && !self.panicked() {
+            // Go tries mark termination when the last worker runs out of work (`nwait ==
+            // nproc`); stopping while a worker still drains local work would make the stop
+            // wait for it and usually find work left.
+            if (self.mark.global_work() || self.mark.draining()) && !self.panicked() {
                 continue;
             }
             let t_stop = Instant::now();

@@ -90,11 +90,12 @@ impl Gc {
         seed: u64,
     ) -> Gc {
         let procs = opts.procs;
+        let sched = Sched::new(procs);
         let zero_slots =
             |n: usize| -> Arc<[AtomicObjRef]> { (0..n).map(|_| AtomicObjRef::default()).collect() };
         Gc {
-            mark: Marking::new(opts.marker, procs),
-            sched: Sched::new(procs),
+            mark: Marking::new(opts.marker, procs, sched.stw_flag()),
+            sched,
             locals: (0..procs)
                 .map(|p| {
                     Mutex::new(PLocal {

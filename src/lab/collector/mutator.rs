@@ -61,16 +61,20 @@ impl Gc {
         let mut ctx = Ctx {
             gc: self,
             p,
-            local,
+            held,
+            local: Some(local),
             stack,
         };
         let r = f(&mut ctx);
-        let Ctx { mut local, .. } = ctx;
-        if self.marking() {
-            // Publish this quantum's mark work so workers on other Ps can take it.
-            self.flush_wb(&mut local, p);
-            let PLocal { gcw, .. } = &mut *local;
-            self.mark.dispose(gcw, p);
+        // A safepoint in the quantum may have moved the mutator to another P.
+        let Ctx { local, p, .. } = ctx;
+        if let Some(mut local) = local {
+            if self.marking() {
+                // Publish this quantum's mark work so workers on other Ps can take it.
+                self.flush_wb(&mut local, p);
+                let PLocal { gcw, .. } = &mut *local;
+                self.mark.dispose(gcw, p);
+            }
         }
         r
     }
@@ -105,7 +109,8 @@ impl Gc {
             done >= want || self.sched.stopping_world()
         });
         local.assist_bytes += (done as f64 / ratio) as i64;
-        if local.assist_bytes < 0 && done == 0 {
+        // A drain stopped at once by a stop-the-world keeps its debt for the next assist.
+        if local.assist_bytes < 0 && done == 0 && !self.sched.stopping_world() {
             // Go parks the goroutine until background credit appears; the lab lets it go on
             // (no work is left to help with), which at worst lets the heap pass its goal.
             local.assist_bytes = 0;
@@ -224,16 +229,62 @@ impl Gc {
 pub struct Ctx<'a> {
     gc: &'a Gc,
     p: usize,
-    local: MutexGuard<'a, PLocal>,
+    /// The mutator's held P, kept current when a safepoint moves it to another one (the
+    /// thread gives it back if it unwinds).
+    held: &'a mut Option<usize>,
+    /// P `p`'s state; `None` only inside `yield_p`, between giving a P back and taking one.
+    local: Option<MutexGuard<'a, PLocal>>,
     stack: usize,
 }
 
 impl Ctx<'_> {
+    /// P `p`'s state.
+    #[inline]
+    fn l(&mut self) -> &mut PLocal {
+        match self.local.as_deref_mut() {
+            Some(l) => l,
+            None => unreachable!("a Ctx holds its P's state outside yield_p"),
+        }
+    }
+
+    /// A safepoint: if the collector wants Ps (a stop-the-world, or a dedicated mark worker),
+    /// the mutator gives its P back here and waits for one, instead of at the end of its
+    /// quantum. Go preempts a goroutine anywhere; the lab's mutators poll (two Relaxed loads)
+    /// every few node visits or allocations. The caller must hold no reference that only a
+    /// Rust local keeps alive: every object it will use after the safepoint must be reachable
+    /// from a root slot or from the heap, and stay so (a cycle may start or end here).
+    #[inline]
+    pub fn safepoint(&mut self) {
+        if self.gc.sched.should_yield_to_gc() {
+            self.yield_p();
+        }
+    }
+
+    /// Gives the P back and takes one again (perhaps another). The P's write-barrier buffer
+    /// and mark work stay with it, as Go's do with a P: whoever holds it next (the stopped
+    /// world's ragged barrier, a worker, a mutator) flushes them; not flushing here keeps
+    /// the stop quick.
+    #[cold]
+    fn yield_p(&mut self) {
+        let gc = self.gc;
+        drop(self.local.take());
+        gc.release_p(self.held);
+        let p = gc.sched.acquire_mut();
+        *self.held = Some(p);
+        self.p = p;
+        let mut local = gc.local(p);
+        if gc.marking() {
+            gc.fractional(&mut local, p);
+        }
+        self.local = Some(local);
+    }
+
     /// A new object of type `tid`, zeroed; `None` when the run is failing (the arena is
     /// full): the workload's step then returns at once.
     #[must_use]
     pub fn alloc(&mut self, tid: TypeId) -> Option<ObjRef> {
-        self.gc.alloc(&mut self.local, self.p, tid)
+        let (gc, p) = (self.gc, self.p);
+        gc.alloc(self.l(), p, tid)
     }
 
     /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
@@ -278,7 +329,8 @@ impl Ctx<'_> {
     }
 
     pub(super) fn wb(&mut self, old: ObjRef, new: ObjRef) {
-        let l = &mut *self.local;
+        let (gc, p) = (self.gc, self.p);
+        let l = self.l();
         if !old.is_nil() {
             l.wb.push(old);
         }
@@ -286,7 +338,7 @@ impl Ctx<'_> {
             l.wb.push(new);
         }
         if l.wb.len() >= WB_BUF - 2 {
-            self.gc.flush_wb(l, self.p);
+            gc.flush_wb(l, p);
         }
     }
 

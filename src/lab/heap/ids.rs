@@ -5,6 +5,7 @@
 //! All are `Copy` newtypes over `u32` (`#[repr(transparent)]`): the same size and code as the
 //! bare integers they replace. Their arithmetic keeps the release build's overflow checks.
 
+use super::arena::ARENA_PAGES;
 use super::PAGE_WORDS;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -93,10 +94,16 @@ impl PageId {
         PageId(n)
     }
 
-    /// Its index in per-page tables.
+    /// The index of the arena this page is in (`arenaIndex`).
     #[inline]
-    pub(super) fn index(self) -> usize {
-        self.0 as usize
+    pub(super) fn arena(self) -> usize {
+        (self.0 / ARENA_PAGES) as usize
+    }
+
+    /// Its index in its arena's per-page tables.
+    #[inline]
+    pub(super) fn in_arena(self) -> usize {
+        (self.0 % ARENA_PAGES) as usize
     }
 
     /// The `n` pages starting at this one.

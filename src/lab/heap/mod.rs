@@ -19,6 +19,13 @@
 //! both, so an A/B changes only the marking strategy); only Green Tea uses the scan bits and
 //! the ownership byte. Bigger objects carry a one-word header naming their type and use side
 //! mark bits, like Go's malloc-header objects.
+//!
+//! Finding an object from a pointer goes the way Go's does, through memory: the arena's
+//! metadata (`arena`: one `ArenaMeta` per 64 MiB, as Go's `heapArena`), its page-to-span
+//! table, then the span's metadata (`find`, Go's `findObject`). Green Tea first tests the
+//! arena's bitmap of pages with inline mark bits and, when the bit is set, finds the object
+//! from the class byte in the page's tail without touching the span's metadata
+//! (`inline_span_of` and `find_inline`, Go's `tryDeferToSpanScan`).
 
 mod arena;
 mod ids;
@@ -26,7 +33,7 @@ pub mod sizeclass;
 mod span;
 mod sweep;
 
-use arena::{zeroed, PageAlloc};
+use arena::{zeroed, zeroed_one, ArenaMeta, PageAlloc, ARENA_PAGES};
 pub use ids::{AtomicObjRef, ObjRef, PageId, SpanId};
 use parking_lot::Mutex;
 use sizeclass::SpanClass;
@@ -51,6 +58,12 @@ pub(super) const TOP_BYTE: u64 = 0xFF << 56;
 /// Ownership states (`spanScanUnowned`, `spanScanOneMark`, `spanScanManyMark`).
 pub(super) const ONE_MARK: u64 = 1 << 56;
 pub(super) const MANY_MARK: u64 = 2 << 56;
+
+/// The byte an inline span keeps in its tail (`spanInlineMarkBits.class`), in the top byte of
+/// its last mark-bits word: Go's `spanClass`, the size class and the noscan bit.
+fn class_byte(class: u8, noscan: bool) -> u64 {
+    ((class as u64) << 1 | noscan as u64) << 56
+}
 
 /// A heap type: its size and where its pointers are (word offsets from the object start the
 /// program sees; header objects have one hidden word before that).
@@ -89,8 +102,9 @@ pub struct Heap {
     words: Box<[AtomicU64]>,
     /// Span metadata, indexed by page (meaningful at a span's first page).
     spans: Box<[Span]>,
-    /// The span each page belongs to (`SpanId::to_table`; 0: none).
-    page_span: Box<[AtomicU32]>,
+    /// Per-arena page metadata (page-to-span table, inline-mark-bits bitmap), each arena's
+    /// boxed apart, as Go's `mheap_.arenas` holds pointers to `heapArena`s.
+    arenas: Box<[Box<ArenaMeta>]>,
     pages: Mutex<PageAlloc>,
     /// Swept spans with free slots, per span class.
     partial: Vec<Mutex<Vec<SpanId>>>,
@@ -113,7 +127,9 @@ impl Heap {
         Heap {
             words: zeroed(pages as usize * PAGE_WORDS as usize),
             spans: zeroed(pages as usize),
-            page_span: zeroed(pages as usize),
+            arenas: (0..pages.div_ceil(ARENA_PAGES))
+                .map(|_| zeroed_one::<ArenaMeta>())
+                .collect(),
             pages: Mutex::new(PageAlloc {
                 next: 1,
                 limit: pages,
@@ -210,10 +226,53 @@ impl Heap {
         &self.spans[span.index()]
     }
 
-    /// The span page `page` belongs to, if it is in a live span.
+    /// The span page `page` belongs to, if it is in a live span (Go's `spanOf`).
     #[inline]
     pub fn span_of_page(&self, page: PageId) -> Option<SpanId> {
-        SpanId::from_table(self.page_span.get(page.index())?.load(Relaxed))
+        let a = self.arena_of(page)?;
+        SpanId::from_table(a.spans[page.in_arena()].load(Relaxed))
+    }
+
+    /// Green Tea's eligibility test (`tryDeferToSpanScan`'s first half): is the page `r` is
+    /// on part of a span with inline mark bits? One load of the arena's metadata pointer and
+    /// one of its bitmap, by address, as Go's `heapArenaOf` and `pageUseSpanInlineMarkBits`.
+    /// The span is then the page (inline spans are one page).
+    #[inline]
+    pub fn inline_span_of(&self, r: ObjRef) -> Option<SpanId> {
+        let page = r.page();
+        let a = self.arena_of(page)?;
+        let i = page.in_arena();
+        if a.inline_pages[i / 8].load(Relaxed) & (1 << (i % 8)) == 0 {
+            return None;
+        }
+        Some(SpanId::starting_at(page))
+    }
+
+    /// The object of inline span `span` containing word `r`, found from the span class byte
+    /// in the page's tail (next to the mark bits) and Go's division magic, without the span's
+    /// metadata (`tryDeferToSpanScan`'s second half). `None` if `r` is not in an object slot.
+    #[inline]
+    pub fn find_inline(&self, span: SpanId, r: ObjRef) -> Option<ObjLoc> {
+        let spc = (self.marks_word(span, 7).load(Relaxed) >> 56) as u8;
+        let (class, noscan) = (spc >> 1, spc & 1 != 0);
+        if !sizeclass::inline_bits(class) {
+            return None;
+        }
+        let off = span.offset_of(r) as u64 * 8;
+        let idx = ((off * sizeclass::DIV_MAGIC[class as usize] as u64) >> 32) as u32;
+        if idx >= sizeclass::NELEMS[class as usize] {
+            return None;
+        }
+        let elem_words = sizeclass::CLASS_SIZE[class as usize] / 8;
+        Some(ObjLoc {
+            span,
+            idx,
+            base: span.base().word(idx * elem_words),
+            elem_words,
+            inline: true,
+            noscan,
+            class,
+        })
     }
 
     /// The span word `r` is in, if it is in a live span.

@@ -61,13 +61,14 @@ pub fn class_of(bytes: u32) -> Option<u8> {
 }
 
 /// Does this class use Go 1.26's inline mark bits (`gcUsesSpanInlineMarkBits`: 16-512 B)?
-pub fn inline_bits(class: u8) -> bool {
+/// Every such class has one-page spans, so a page of an inline span is its first page.
+pub const fn inline_bits(class: u8) -> bool {
     let s = CLASS_SIZE[class as usize];
-    (16..=MAX_HEAP_BITS_IN_SPAN).contains(&s)
+    s >= 16 && s <= MAX_HEAP_BITS_IN_SPAN
 }
 
 /// Objects per span.
-pub fn nelems(class: u8) -> u32 {
+pub const fn nelems(class: u8) -> u32 {
     let size = CLASS_SIZE[class as usize];
     let span = CLASS_PAGES[class as usize] as u32 * PAGE_BYTES;
     if inline_bits(class) {
@@ -76,6 +77,29 @@ pub fn nelems(class: u8) -> u32 {
         span / size
     }
 }
+
+/// Go's `SizeClassToDivMagic`: `offset * magic >> 32` is `offset / size` for any byte offset
+/// inside a span, without a division (`tryDeferToSpanScan` finds an object index this way).
+pub const DIV_MAGIC: [u32; NUM_CLASSES] = {
+    let mut m = [0u32; NUM_CLASSES];
+    let mut c = 1;
+    while c < NUM_CLASSES {
+        m[c] = u32::MAX / CLASS_SIZE[c] + 1;
+        c += 1;
+    }
+    m
+};
+
+/// Objects per span, per class (0 for class 0).
+pub const NELEMS: [u32; NUM_CLASSES] = {
+    let mut n = [0u32; NUM_CLASSES];
+    let mut c = 1;
+    while c < NUM_CLASSES {
+        n[c] = nelems(c as u8);
+        c += 1;
+    }
+    n
+};
 
 #[cfg(test)]
 mod tests {
@@ -93,10 +117,19 @@ mod tests {
         assert_eq!(class_of(40_000), None);
         assert!(inline_bits(class_of(512).unwrap()));
         assert!(!inline_bits(class_of(513).unwrap()));
-        // Every inline class fits the 63-byte (504-bit) mark bitmap.
+        // Every inline class fits the 63-byte (504-bit) mark bitmap, in a one-page span.
         for c in 1..NUM_CLASSES as u8 {
             if inline_bits(c) {
                 assert!(nelems(c) <= 504, "class {c}");
+                assert_eq!(CLASS_PAGES[c as usize], 1, "class {c}");
+            }
+        }
+        // The division magic is exact for every byte offset of every span.
+        for c in 1..NUM_CLASSES {
+            let span = CLASS_PAGES[c] as u64 * PAGE_BYTES as u64;
+            for off in (0..span).step_by(8) {
+                let idx = (off * DIV_MAGIC[c] as u64) >> 32;
+                assert_eq!(idx, off / CLASS_SIZE[c] as u64, "class {c} offset {off}");
             }
         }
     }

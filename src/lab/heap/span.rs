@@ -2,7 +2,7 @@
 //! slot of one.
 
 use super::sizeclass::{self, SpanClass, CLASS_PAGES, CLASS_SIZE};
-use super::{Heap, ObjRef, PageId, SpanId, MARKS, PAGE_WORDS, PTR_BITS, TOP_BYTE};
+use super::{class_byte, Heap, ObjRef, PageId, SpanId, MARKS, PAGE_WORDS, PTR_BITS, TOP_BYTE};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
@@ -21,6 +21,9 @@ pub(super) struct Span {
     pub(super) alloc: [AtomicU64; 8],
     pub(super) side_marks: [AtomicU64; 8],
 }
+
+// SAFETY: every field is an atomic integer or an array of them.
+unsafe impl super::arena::Zeroable for Span {}
 
 /// Where an object lives.
 #[derive(Debug, Clone, Copy)]
@@ -88,15 +91,21 @@ impl Heap {
         for w in s.alloc.iter().chain(s.side_marks.iter()) {
             w.store(0, Relaxed);
         }
-        if class != 0 && sizeclass::inline_bits(class) {
+        let inline = class != 0 && sizeclass::inline_bits(class);
+        if inline {
             for w in PTR_BITS..PAGE_WORDS {
                 self.span_word(span, w).store(0, Relaxed);
             }
             self.span_word(span, MARKS + 7)
-                .store((class as u64) << 56, Relaxed);
+                .store(class_byte(class, noscan), Relaxed);
         }
         for p in first.run(npages) {
-            self.page_span[p.index()].store(span.to_table(), Relaxed);
+            self.set_page_span(p, span.to_table());
+        }
+        // Go's allocSpan: the page joins the arena's pageUseSpanInlineMarkBits (inline spans
+        // are one page: see `sizeclass::inline_bits`).
+        if inline {
+            self.set_page_inline(first, true);
         }
         // Relaxed: the span is the allocating thread's until its first object is published by
         // `alloc`'s Release fence; other threads find it only through such a pointer or a mutex.

@@ -3,7 +3,7 @@
 //! generation, as Go's do.
 
 use super::sizeclass::{self, SpanClass};
-use super::{Heap, SpanId, POISON, TOP_BYTE};
+use super::{class_byte, Heap, SpanId, POISON, TOP_BYTE};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl Heap {
@@ -90,8 +90,9 @@ impl Heap {
                 self.scans_word(span, i).store(0, Relaxed);
                 self.marks_word(span, i).store(0, Relaxed);
             }
+            let noscan = s.noscan.load(Relaxed) != 0;
             self.marks_word(span, 7)
-                .store((class as u64) << 56, Relaxed);
+                .store(class_byte(class, noscan), Relaxed);
         }
         self.objects_freed.fetch_add(freed, Relaxed);
         s.alloc_count.store(live, Relaxed);
@@ -114,8 +115,10 @@ impl Heap {
         let s = self.span(span);
         let npages = s.npages.load(Relaxed);
         for p in span.first_page().run(npages) {
-            self.page_span[p.index()].store(0, Relaxed);
+            self.set_page_span(p, 0);
         }
+        // Go's freeSpanLocked: the page leaves pageUseSpanInlineMarkBits.
+        self.set_page_inline(span.first_page(), false);
         s.in_use.store(0, Relaxed);
         s.elem_words.store(0, Relaxed);
         self.pages

@@ -80,7 +80,8 @@ impl Marking {
         let span = entry.span();
         let rep = entry.rep();
         let owned = heap.owner_word(span).fetch_and(!TOP_BYTE, SeqCst) & TOP_BYTE;
-        let Some(first) = heap.find(span.base()) else {
+        // The span's geometry from the class byte in its tail, as Go's scanSpan reads it.
+        let Some(first) = heap.find_inline(span, span.base()) else {
             gcw.stats.bad_pointers += 1;
             return;
         };

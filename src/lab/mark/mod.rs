@@ -7,18 +7,20 @@
 //! drain priority for both markers. Simplified: the stealable span chain is a mutex-guarded
 //! deque per P instead of Go's lock-free SPMC ring chain.
 
+#[cfg(test)]
+mod cost;
 mod greentea;
 mod legacy;
 
 use super::heap::sizeclass::NUM_CLASSES;
-use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId};
+use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId, SpanId};
 use super::rand::next_rand;
 use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::atomic::{
-    fence, AtomicU64, AtomicUsize,
+    fence, AtomicBool, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, SeqCst},
 };
 use std::sync::Arc;
@@ -178,10 +180,14 @@ pub struct Marking {
     roots: Mutex<Vec<RootJob>>,
     next_root: AtomicUsize,
     n_roots: AtomicUsize,
+    /// Drains in progress (a hint for the coordinator, as Go's `work.nwait`).
+    drainers: AtomicUsize,
+    /// The world is being stopped: drains end at the next object (Go's `gp.preempt` check).
+    preempt: Arc<AtomicBool>,
 }
 
 impl Marking {
-    pub fn new(marker: Marker, procs: usize) -> Marking {
+    pub fn new(marker: Marker, procs: usize, preempt: Arc<AtomicBool>) -> Marking {
         Marking {
             marker,
             full: Mutex::new(Vec::new()),
@@ -191,7 +197,14 @@ impl Marking {
             roots: Mutex::new(Vec::new()),
             next_root: AtomicUsize::new(0),
             n_roots: AtomicUsize::new(0),
+            drainers: AtomicUsize::new(0),
+            preempt,
         }
+    }
+
+    /// Is a drain in progress on some P? Relaxed: a hint, as `global_work`.
+    pub fn draining(&self) -> bool {
+        self.drainers.load(Relaxed) > 0
     }
 
     /// Is there work any P could pick up without looking inside another P's local state?
@@ -213,11 +226,24 @@ impl Marking {
 
     // ---- shading ----
 
-    /// Marks the object `r` points into and queues it for scanning if it has pointers.
+    /// Marks the object `r` points into and queues it for scanning if it has pointers. Every
+    /// pointer a marker handles comes here: from an object scan, a root job or a write-barrier
+    /// buffer flush.
     #[inline]
     pub fn shade(&self, heap: &Heap, gcw: &mut GcWork, p: usize, r: ObjRef) {
         if r.is_nil() {
             return;
+        }
+        // Green Tea sends every pointer first through `tryDeferToSpanScan` (scanobject,
+        // scanblock and wbBufFlush1 all do): the arena's bitmap says whether the page keeps
+        // inline mark bits; only then does the pointer take the span path. Objects over
+        // 512 B always fail the test and pay it in front of `findObject`. Legacy goes
+        // straight to `findObject`.
+        if self.marker == Marker::Greentea {
+            if let Some(span) = heap.inline_span_of(r) {
+                self.defer_to_span_scan(heap, gcw, p, span, r);
+                return;
+            }
         }
         let Some(o) = heap.find(r) else {
             gcw.stats.bad_pointers += 1;
@@ -238,13 +264,37 @@ impl Marking {
             return;
         }
         if self.marker == Marker::Greentea && o.inline {
-            // tryDeferToSpanScan: the span, not the object, is queued, once per ownership.
+            // Not reached while the bitmap agrees with the span table (it always does for a
+            // pointer to a live object); an inline object still goes to its span.
             if try_acquire(heap, o.span) {
                 self.span_put(gcw, p, SpanQEntry::new(o.span, o.idx));
             }
             return;
         }
         self.put_obj(gcw, o.base);
+    }
+
+    /// `tryDeferToSpanScan` past its test: the object is found from the page's class byte,
+    /// marked in the inline mark bits; a pointerful object's span (not the object) is queued,
+    /// once per ownership.
+    #[inline]
+    fn defer_to_span_scan(&self, heap: &Heap, gcw: &mut GcWork, p: usize, span: SpanId, r: ObjRef) {
+        let Some(o) = heap.find_inline(span, r) else {
+            gcw.stats.bad_pointers += 1;
+            return;
+        };
+        let (w, bit) = heap.mark_word(&o);
+        // SeqCst and the Relaxed pre-check: as in `shade`.
+        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
+            return;
+        }
+        gcw.stats.bytes_marked += o.elem_words as u64 * 8;
+        if o.noscan {
+            return;
+        }
+        if try_acquire(heap, span) {
+            self.span_put(gcw, p, SpanQEntry::new(span, o.idx));
+        }
     }
 
     /// Publishes all local work (Go's `dispose`): buffers to the global list, spans to our
@@ -318,9 +368,25 @@ impl Marking {
     }
 
     /// Go's `gcDrain`: roots, local objects, local spans, global objects, our own span chain,
-    /// then stealing spans. Stops when nothing is left or `stop` says so (checked every few
-    /// objects). Returns scan work done (bytes).
+    /// then stealing spans. Stops when nothing is left, when the world is being stopped
+    /// (checked at every turn: an object, a span or a root job, as Go checks preemption after
+    /// every object), or when `stop` says so (checked every few objects). Returns scan work
+    /// done (bytes).
     pub fn drain(
+        &self,
+        heap: &Heap,
+        gcw: &mut GcWork,
+        p: usize,
+        seed: &mut u64,
+        stop: impl FnMut(u64) -> bool,
+    ) -> u64 {
+        self.drainers.fetch_add(1, Relaxed);
+        let done = self.drain_loop(heap, gcw, p, seed, stop);
+        self.drainers.fetch_sub(1, Relaxed);
+        done
+    }
+
+    fn drain_loop(
         &self,
         heap: &Heap,
         gcw: &mut GcWork,
@@ -336,6 +402,10 @@ impl Marking {
         let mut turns = 0u32;
         loop {
             turns += 1;
+            // Relaxed: a request to stop; the stop itself is ordered by the P tokens' mutex.
+            if self.preempt.load(Relaxed) {
+                break;
+            }
             if (gcw.stats.objs_scanned >= next_check || turns.is_multiple_of(64))
                 && stop(gcw.stats.scan_work - start)
             {
