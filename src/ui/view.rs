@@ -163,7 +163,8 @@ fn stack(priority: &[Panel], h: u16) -> Vec<(Panel, u16)> {
 
 /// Draws `panels` of `p` stacked in `area` (or, while it has no cycle, how to get some).
 fn column(f: &mut Frame, p: &Pane, priority: &[Panel], area: Rect, theme: Theme) {
-    if p.cycles().is_empty() {
+    // No cycle in the run at all (a replay that has not reached the first is not empty).
+    if no_cycles(p) {
         panels::guide(f, p, area, theme);
         return;
     }
@@ -180,7 +181,7 @@ fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
     let [head, rest] =
         Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(area);
     header(f, app, p, 0, head, theme);
-    if wide && rest.height >= 24 && !p.cycles().is_empty() {
+    if wide && rest.height >= 24 && !no_cycles(p) {
         let [l, r] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(rest);
         column(f, p, &[Panel::Phases, Panel::Cpu, Panel::Detail], l, theme);
         let right = [Panel::Heap, Panel::Pauses, Panel::Density, Panel::Log];
@@ -270,6 +271,10 @@ fn short_names(app: &App) -> Vec<String> {
             }
         })
         .collect()
+}
+
+fn no_cycles(p: &Pane) -> bool {
+    p.current_run().is_none_or(|r| r.cycles.is_empty())
 }
 
 /// A live lab run says what it runs; a file says which file it is (its settings are in
