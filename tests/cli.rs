@@ -784,3 +784,109 @@ fn compare_says_when_lab_runs_are_not_one_experiment() {
         .contains("run 1 (from line 3): lab map greentea GOGC=100 P=2 seed=1 scale=2 duration=5s; gcscope lab"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Counts read as English: one of a thing is singular (`1 output line`, not `1 output lines`).
+#[test]
+fn summary_counts_are_singular_for_one() {
+    let text = "starting\n\
+        gc 1 @0.1s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 2 P\n\
+        gc 2 @0.2s 1%: 0.01+1.0\n";
+    let o = gcscope_stdin(&["summary", "-"], text.as_bytes());
+    assert!(o.status.success());
+    let s = stdout(&o);
+    assert!(
+        s.starts_with("-: 1 run, 1 cycle, 1 output line, 1 problem\n"),
+        "{s}"
+    );
+    let o = gcscope(&["summary", TREE_GT]);
+    let s = stdout(&o);
+    assert!(s.contains(": 1 run, 61 cycles, "), "{s}");
+    assert!(s.contains(" output lines, 0 problems\n"), "{s}");
+}
+
+/// A lab trace has one page scan density, the lab's own (objects per page visit), though it
+/// also carries gctrace=2-style `scan:` counters: one `page scan` line a run, for either
+/// marker; the counters stay in `--json`.
+#[test]
+fn summary_of_a_lab_trace_prints_one_page_scan_density() {
+    let files = [
+        "traces/lab/lab_tree_greentea_p2.log",
+        "traces/lab/lab_tree_legacy_p2.log",
+    ];
+    let o = gcscope(&["summary", files[0], files[1]]);
+    assert!(o.status.success());
+    let s = stdout(&o);
+    let scan: Vec<&str> = s.lines().filter(|l| l.contains("page scan")).collect();
+    assert_eq!(scan.len(), 2, "{s}");
+    for l in scan {
+        assert!(l.contains("objects per page visit"), "{l}");
+    }
+    assert!(!s.contains("per span visit"), "{s}");
+    let o = gcscope(&["summary", "--json", files[0]]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["runs"][0]["scan"]["objects_per_span_visit"].is_f64());
+    assert!(j["runs"][0]["lab"]["objects_per_page_visit"].is_f64());
+}
+
+/// `--help` says what each command does and what every argument is; the top level says what
+/// bare `gcscope`, `gcscope lab` and `gcscope demo` run; `lab --marker` names its default.
+#[test]
+fn help_describes_every_command_and_argument() {
+    let help = |args: &[&str]| {
+        let o = gcscope(args);
+        assert!(o.status.success(), "{args:?}");
+        stdout(&o)
+    };
+    let top = help(&["--help"]);
+    for said in [
+        "With no arguments, gcscope runs its GC lab live: legacy marking (A) against Green Tea (B)",
+        "`gcscope lab --ab`",
+        "`gcscope lab` runs\nGreen Tea alone",
+        "`gcscope demo` plays an A/B of two real Go 1.27.3 traces",
+    ] {
+        assert!(top.contains(said), "{said:?} not in\n{top}");
+    }
+    for cmd in ["view", "summary", "compare", "demo", "lab"] {
+        // Short help: one line per argument, its description beside it.
+        let text = help(&[cmd, "-h"]);
+        let mut in_list = false;
+        for line in text.lines() {
+            if line.ends_with(':') && !line.starts_with(' ') {
+                in_list = line == "Arguments:" || line == "Options:";
+                continue;
+            }
+            if in_list && line.starts_with("  ") {
+                let (name, desc) = line
+                    .trim_start()
+                    .split_once("  ")
+                    .unwrap_or((line.trim(), ""));
+                assert!(
+                    !desc.trim().is_empty(),
+                    "gcscope {cmd}: {name} has no description\n{text}"
+                );
+            }
+        }
+    }
+    let lab = help(&["lab", "--help"]);
+    assert!(lab.contains("[default: greentea]"), "{lab}");
+    assert!(lab.contains("`--ab` runs both"), "{lab}");
+    let demo = help(&["demo", "--help"]);
+    for said in ["Go 1.27.3", "gctrace=2", "legacy", "Green Tea", "graph"] {
+        assert!(demo.contains(said), "{said:?} not in\n{demo}");
+    }
+    let compare = help(&["compare", "--help"]);
+    assert!(compare.contains("[default: table]"), "{compare}");
+    // The default format is not a conflict with --json.
+    let o = gcscope(&["compare", "--json", TREE_LEGACY, "--", TREE_GT]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = gcscope(&[
+        "compare",
+        "--json",
+        "--format",
+        "table",
+        TREE_LEGACY,
+        "--",
+        TREE_GT,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -693,3 +693,15 @@ fn a_file_of_many_runs_opens_on_the_latest() {
     assert_eq!(a.panes[0].run, 2);
     assert!(screen(&mut a, 100, 30).contains("run 3/3"));
 }
+
+/// On the smallest terminal gcscope draws on (`view::MIN_W` x `view::MIN_H`), every help row
+/// is still whole.
+#[test]
+fn the_help_fits_the_smallest_terminal() {
+    let mut a = view_case("help");
+    let s = screen(&mut a, view::MIN_W.max(72), view::MIN_H);
+    for (_, help) in keys::help_rows() {
+        assert!(s.contains(help), "{help}:\n{s}");
+    }
+    assert!(!s.contains("more: a taller terminal"), "{s}");
+}

@@ -14,9 +14,9 @@ pub struct LabArgs {
     /// Heap shape to run.
     #[arg(long, value_enum, default_value = "tree")]
     workload: Shape,
-    /// Marking strategy: object by object (legacy) or page by page (Green Tea).
-    #[arg(long, value_enum)]
-    marker: Option<MarkerArg>,
+    /// Marking strategy of a one-sided lab (`--ab` runs both).
+    #[arg(long, value_enum, default_value_t = MarkerArg::Greentea)]
+    marker: MarkerArg,
     /// GOGC: heap growth allowed over the live heap, percent (1-10000; the lab has no off).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     gogc: u64,
@@ -39,7 +39,7 @@ impl Default for LabArgs {
     fn default() -> LabArgs {
         LabArgs {
             workload: Shape::Tree,
-            marker: None,
+            marker: MarkerArg::Greentea,
             gogc: 100,
             procs: 2,
             seed: 1,
@@ -53,7 +53,7 @@ impl LabArgs {
     pub fn config(&self, duration: Option<std::time::Duration>) -> lab::Config {
         lab::Config {
             shape: self.workload,
-            marker: self.marker.unwrap_or(MarkerArg::Greentea).into(),
+            marker: self.marker.into(),
             // The flags' ranges were checked when they were parsed.
             gogc: self.gogc,
             procs: self.procs,
@@ -66,10 +66,11 @@ impl LabArgs {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum, Default)]
+#[derive(Clone, Copy, ValueEnum)]
 enum MarkerArg {
+    /// Object by object, through work buffers (Go without Green Tea).
     Legacy,
-    #[default]
+    /// Page by page, through span queues (Go's default since 1.26).
     Greentea,
 }
 

@@ -16,24 +16,39 @@ use std::path::PathBuf;
     name = "gcscope",
     version,
     about = "See what Go's garbage collector did: GODEBUG=gctrace=1 logs in a terminal dashboard, summaries and A/B comparisons",
+    after_help = "\
+With no arguments, gcscope runs its GC lab live: legacy marking (A) against Green Tea (B) on a
+tree heap, side by side, taking turns on the machine (`gcscope lab --ab`). `gcscope lab` runs
+Green Tea alone. `gcscope demo` plays an A/B of two real Go 1.27.3 traces built into the binary.
+
+  gcscope trace.log                          the dashboard (`gcscope view trace.log`)
+  gcscope old.log new.log                    A/B side by side
+  GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -  live from a pipe
+  gcscope summary trace.log                  per-run figures
+  gcscope compare old*.log -- new*.log       A/B statistics",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Shortcut for `gcscope view FILE [FILE]`.
+    /// One trace, or two for A/B (`-`: standard input): short for `gcscope view FILE [FILE]`.
+    /// None: the lab's live A/B.
     #[arg(num_args = 0..=2)]
     files: Vec<PathBuf>,
-    /// With the shortcut: follow the files as they grow.
+    /// With files: follow them as they grow, like `tail -F` (`gcscope view --follow`).
     #[arg(long, short)]
     follow: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// The dashboard: replay a trace, or two side by side (A/B). `-` reads standard input:
-    /// `GODEBUG=gctrace=1 ./prog 2>&1 | gcscope view -`.
+    /// The dashboard: replay a trace, or two side by side (A/B).
+    ///
+    /// Replays at the trace's own timestamps; `?` in the dashboard lists the keys. `-` reads
+    /// standard input: `GODEBUG=gctrace=1 ./prog 2>&1 | gcscope view -` (gctrace=2 adds the page
+    /// scan density, Go 1.25+).
     View {
+        /// One trace, or two for A/B (A first); `-` for standard input.
         #[arg(required = true, num_args = 1..=2)]
         files: Vec<PathBuf>,
         /// Follow the files as they grow, like `tail -F` (survives truncation and rotation).
@@ -41,6 +56,10 @@ enum Command {
         follow: bool,
     },
     /// Per-run figures of one or more traces (`-` reads standard input).
+    ///
+    /// Per run: the line format, P, cycles, GC CPU by class, compulsory GC CPU, pauses, mark
+    /// time, heap, page scan density (gctrace=2 or lab traces), notes and problems with their
+    /// line numbers. docs/SUMMARY.md says how each figure is computed.
     Summary {
         /// Trace files; `-` for standard input.
         #[arg(required = true)]
@@ -52,23 +71,39 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
-    /// Compare runs: `gcscope compare A... -- B...`. Median [min-max] per side, delta, `~` where
-    /// the ranges overlap.
+    /// Compare runs: `gcscope compare A... -- B...`, median [min-max] per side and B vs A.
+    ///
+    /// Every run of every file is a run of its side. A direction only with 3+ runs a side whose
+    /// ranges do not overlap, otherwise `~` and why; a p-value only beside a verdict, from 4
+    /// runs a side (docs/SUMMARY.md).
     Compare {
-        /// Side A files, then `--`, then side B files.
+        /// Side A: the trace files before `--` (`-` for standard input).
         #[arg(required = true, num_args = 1..)]
         a: Vec<PathBuf>,
+        /// Side B: the trace files after `--`.
         #[arg(last = true, required = true, num_args = 1..)]
         b: Vec<PathBuf>,
+        /// Machine-readable output: both sides' spreads, the change and the verdict per metric
+        /// (field names in docs/SUMMARY.md).
         #[arg(long, conflicts_with = "format")]
         json: bool,
-        /// `bench`: per-run Go benchmark-format lines for benchstat (`benchstat -col side`).
-        #[arg(long, value_enum)]
-        format: Option<CompareFormat>,
+        /// Text output format.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+        format: CompareFormat,
     },
-    /// Replay a real Go 1.27.3 trace built into the binary (Green Tea, tree workload).
+    /// An A/B that plays by itself: two real Go 1.27.3 traces built in, legacy vs Green Tea.
+    ///
+    /// The same program (a graph heap, 2 P) recorded under GODEBUG=gctrace=2 with Go 1.27.3,
+    /// legacy marking as A and Green Tea as B, replayed side by side with their page scan
+    /// density. No file and no Go needed.
     Demo,
-    /// The GC lab: a real concurrent mark-sweep collector running a heap-shape workload.
+    /// The GC lab, live: a real concurrent mark-sweep collector, Green Tea by default.
+    ///
+    /// A collector with both of Go's marking strategies runs a heap-shape workload in the
+    /// dashboard (`w` workload, `< >` GOGC, `m` marker). Alone it runs Green Tea (`--marker
+    /// legacy` for the other); `--ab` runs both side by side, taking turns on the machine
+    /// (bare `gcscope` is `gcscope lab --ab`). `--headless`: no dashboard, cycle lines and
+    /// statistics (docs/LAB.md).
     Lab {
         #[command(flatten)]
         args: lab::LabArgs,
@@ -85,7 +120,8 @@ enum Command {
         /// No dashboard: print each cycle as it ends, statistics at the end.
         #[arg(long)]
         headless: bool,
-        /// How long to run (headless; the dashboard runs until you quit).
+        /// How long a headless run lasts, up to 24h: `5s`, `500ms`, `2m` or plain seconds (the
+        /// dashboard runs until you quit).
         #[arg(long, value_parser = lab::parse_duration, default_value = "5s")]
         duration: std::time::Duration,
         /// With --headless: statistics as JSON on stdout (cycle lines go to stderr).
@@ -100,7 +136,10 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum CompareFormat {
+    /// The readable table: median [min-max] per side, B vs A, the verdict.
     Table,
+    /// Go benchmark-format lines, one per run and figure, for benchstat (`benchstat -col
+    /// side`).
     Bench,
 }
 
@@ -138,7 +177,7 @@ pub fn run() -> Result<()> {
         },
         Some(Command::Demo) => view::demo(),
         Some(Command::Compare { a, b, json, format }) => {
-            summary::compare(&a, &b, json, matches!(format, Some(CompareFormat::Bench)))
+            summary::compare(&a, &b, json, matches!(format, CompareFormat::Bench))
         }
     }
 }
@@ -205,4 +244,56 @@ pub(crate) fn print_json(v: &impl serde::Serialize) -> Result<()> {
         w.write_all(b"\n")?;
         w.flush()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// clap's own checks, and every command and argument has a description.
+    #[test]
+    fn every_command_and_argument_is_described() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        let mut commands = vec![&cli];
+        commands.extend(cli.get_subcommands());
+        for cmd in commands {
+            assert!(cmd.get_about().is_some(), "{} has no about", cmd.get_name());
+            for arg in cmd.get_arguments() {
+                assert!(
+                    arg.get_help().is_some(),
+                    "gcscope {} {}: no description",
+                    cmd.get_name(),
+                    arg.get_id()
+                );
+            }
+        }
+    }
+
+    /// Every `gcscope` command line in the README's usage blocks parses as written.
+    #[test]
+    fn the_readme_commands_parse() {
+        let readme = include_str!("../../README.md");
+        let mut checked = 0;
+        for block in readme.split("```sh").skip(1) {
+            let block = block.split("```").next().unwrap_or_default();
+            for line in block.lines() {
+                let line = line.split(" #").next().unwrap_or_default();
+                // The command after a pipe, up to a redirection, pipe or `&&`.
+                let Some(start) = line.find("gcscope") else {
+                    continue;
+                };
+                let words: Vec<&str> = line[start..]
+                    .split_whitespace()
+                    .take_while(|w| !matches!(*w, "|" | ">" | "&&" | "2>&1"))
+                    .collect();
+                if let Err(e) = Cli::try_parse_from(&words) {
+                    panic!("README: {line:?} does not parse: {e}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15, "only {checked} README commands found");
+    }
 }

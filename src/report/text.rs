@@ -30,13 +30,12 @@ pub fn write_summary_text(
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "{}: {} run{}, {} cycles, {} output lines, {} problems",
+            "{}: {}, {}, {}, {}",
             escape_controls(&s.name),
-            runs,
-            if runs == 1 { "" } else { "s" },
-            tl.cycle_count(),
-            tl.output_count(),
-            tl.problems.len()
+            count(runs, "run"),
+            count(tl.cycle_count(), "cycle"),
+            count(tl.output_count(), "output line"),
+            count(tl.problems.len(), "problem")
         );
         if runs > 1 {
             let _ = writeln!(
@@ -238,23 +237,27 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         "  heap         live {}..{} MB{goal}",
         r.heap_live_mb.min, r.heap_live_mb.max
     );
-    if let Some(s) = &r.scan {
+    // One page scan density a run: a lab trace carries the lab's own (objects per page
+    // visit, `lab:` lines), which `compare` and the dashboard use, beside the gctrace=2-style
+    // `scan:` counters it also writes; those only count visits Go's way (an object scanned
+    // alone is a visit of its own) and stay in `--json` (`scan`).
+    if let (None, Some(s)) = (&r.lab, &r.scan) {
         match s.objects_per_span_visit {
             Some(d) => {
                 let _ = writeln!(
                     o,
-                    "  page scan    {} objects per span visit ({} visits, dense share {}) in {} cycles with gctrace=2",
+                    "  page scan    {} objects per span visit ({}, dense share {}) in {} with gctrace=2",
                     Fixed(d, 1),
-                    s.span_visits.unwrap_or(0),
+                    count(s.span_visits.unwrap_or(0), "visit"),
                     pct(s.dense_share),
-                    s.cycles_with_scan
+                    count(s.cycles_with_scan, "cycle")
                 );
             }
             None => {
                 let _ = writeln!(
                     o,
-                    "  page scan    {} objects scanned (legacy collector: no span counters)",
-                    s.objects
+                    "  page scan    {} scanned (legacy collector: no span counters)",
+                    count(s.objects, "object")
                 );
             }
         }
@@ -265,16 +268,16 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             .map_or("n/a".into(), |d| Fixed(d, 1).to_string());
         let _ = writeln!(
             o,
-            "  page scan    {density} objects per page visit ({} visits, {} objects, {} MiB) in {} lab cycles",
-            l.page_visits,
-            l.objects_scanned,
+            "  page scan    {density} objects per page visit ({}, {}, {} MiB) in {}",
+            count(l.page_visits, "visit"),
+            count(l.objects_scanned, "object"),
             l.bytes_scanned >> 20,
-            l.cycles_with_lab
+            count(l.cycles_with_lab, "lab cycle")
         );
         let _ = writeln!(
             o,
-            "  lab          {} objects freed; GC thread CPU {} ms, {} ms/cycle (mark segments plus the STW phases' own CPU)",
-            l.objects_freed,
+            "  lab          {} freed; GC thread CPU {} ms, {} ms/cycle (mark segments plus the STW phases' own CPU)",
+            count(l.objects_freed, "object"),
             Fixed(l.thread_cpu_ms, 1),
             Fixed(l.thread_cpu_ms_per_cycle, 3)
         );
@@ -292,6 +295,15 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
                 pct(Some(share))
             );
         }
+    }
+}
+
+/// `1 cycle`, `2 cycles`: a count and its noun, in the singular only for one.
+fn count<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    if n == N::from(1) {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

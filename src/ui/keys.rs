@@ -226,10 +226,16 @@ pub const BINDINGS: &[Binding] = &[
     },
 ];
 
-/// The action for a key press, if any.
+/// The action for a key press, if any. A binding's key acts only on its own: with no
+/// modifier, or with Shift alone, which many terminals report with `G`, `Z`, `?`, `<`, `>`,
+/// `+`, `_` and BackTab; with Ctrl, Alt or any other modifier it does nothing (Alt-q does not
+/// quit, Ctrl-z does not zoom). Ctrl-C quits, as everywhere.
 pub fn action(key: KeyEvent) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Some(Action::Quit);
+    }
+    if !key.modifiers.difference(KeyModifiers::SHIFT).is_empty() {
+        return None;
     }
     BINDINGS
         .iter()
@@ -322,6 +328,59 @@ mod tests {
             Some(Action::Quit)
         );
         assert_eq!(press(KeyCode::Char('x')), None);
+    }
+
+    /// A binding acts with no modifier or Shift alone; Ctrl, Alt and the rest make a key
+    /// do nothing, except Ctrl-C, which quits.
+    #[test]
+    fn modifiers_are_matched() {
+        let with = |code, m| action(KeyEvent::new(code, m));
+        assert_eq!(
+            with(KeyCode::Char('q'), KeyModifiers::NONE),
+            Some(Action::Quit)
+        );
+        assert_eq!(with(KeyCode::Char('q'), KeyModifiers::ALT), None);
+        assert_eq!(with(KeyCode::Char('z'), KeyModifiers::CONTROL), None);
+        assert_eq!(
+            with(KeyCode::Char('G'), KeyModifiers::SHIFT),
+            Some(Action::End)
+        );
+        assert_eq!(
+            with(KeyCode::BackTab, KeyModifiers::SHIFT),
+            Some(Action::SwitchFocus)
+        );
+        assert_eq!(
+            with(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            with(
+                KeyCode::Char('c'),
+                KeyModifiers::CONTROL | KeyModifiers::SHIFT
+            ),
+            Some(Action::Quit)
+        );
+        assert_eq!(with(KeyCode::Char('c'), KeyModifiers::NONE), None);
+        for b in BINDINGS {
+            for &code in b.codes {
+                assert_eq!(
+                    with(code, KeyModifiers::SHIFT),
+                    Some(b.action),
+                    "Shift {code:?}"
+                );
+                for m in [
+                    KeyModifiers::CONTROL,
+                    KeyModifiers::ALT,
+                    KeyModifiers::SUPER,
+                    KeyModifiers::HYPER,
+                    KeyModifiers::META,
+                    KeyModifiers::ALT | KeyModifiers::SHIFT,
+                    KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+                ] {
+                    assert_eq!(with(code, m), None, "{m:?} {code:?}");
+                }
+            }
+        }
     }
 
     /// Each action is on a help row that has a text and shows the action's first key, and

@@ -454,7 +454,7 @@ fn hint_bar(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
 }
 
 fn help(f: &mut Frame, area: Rect, theme: Theme) {
-    let rows: Vec<Line> = keys::help_rows()
+    let mut rows: Vec<Line> = keys::help_rows()
         .map(|(k, h)| {
             Line::from(vec![
                 Span::styled(format!("{k:>8}  "), theme.bold()),
@@ -469,6 +469,15 @@ fn help(f: &mut Frame, area: Rect, theme: Theme) {
         .unwrap_or(0);
     let h = (rows.len() as u16 + 2).min(area.height);
     let w = (longest as u16 + 2).min(area.width);
+    // Too short for every row: whole rows, and how many more a taller terminal shows.
+    let room = usize::from(h.saturating_sub(2));
+    if rows.len() > room {
+        let more = rows.len() + 1 - room;
+        rows.truncate(room.saturating_sub(1));
+        rows.push(Line::from(format!(
+            "          (+{more} more: a taller terminal shows them)"
+        )));
+    }
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
