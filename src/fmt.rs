@@ -67,16 +67,7 @@ pub fn pct(x: Option<f64>) -> String {
 
 /// `median [min-max]`, or the single value of one run.
 pub fn spread_text(s: &Option<Spread>) -> String {
-    match s {
-        Some(s) if s.n == 1 => fmt_num(s.median),
-        Some(s) => format!(
-            "{} [{}-{}]",
-            fmt_num(s.median),
-            fmt_num(s.min),
-            fmt_num(s.max)
-        ),
-        None => "n/a".into(),
-    }
+    spread_with(s, &fmt_num)
 }
 
 /// A comparison row's side as `spread_text` has it, in the unit and precision every view
@@ -91,6 +82,11 @@ pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
         Some(Metric::GcCpuPct) => &|v| Fixed(v, 0).to_string(),
         _ => &fmt_num,
     };
+    spread_with(s, p)
+}
+
+/// `median [min-max]` (or the one value of one run), each number by `p`.
+fn spread_with(s: &Option<Spread>, p: &dyn Fn(f64) -> String) -> String {
     match s {
         Some(s) if s.n == 1 => p(s.median),
         Some(s) => format!("{} [{}-{}]", p(s.median), p(s.min), p(s.max)),

@@ -314,26 +314,23 @@ pub(super) fn pauses(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
 /// left out.
 fn outlier_list(head: &str, outliers: &[(u32, u64)], total: usize, w: usize) -> String {
     let mut out = head.to_string();
+    let mut shown = 0;
     for (i, (num, pause)) in outliers.iter().enumerate() {
         let item = format!(
             "{}gc {num} {} ms",
             if i > 0 { ", " } else { "" },
             ms(*pause)
         );
-        let rest = total - i - 1;
-        let more = if rest > 0 {
-            format!(" +{rest} more")
-        } else {
-            String::new()
-        };
-        if out.chars().count() + item.chars().count() + more.len() > w && i > 0 {
-            out.push_str(&format!(" +{} more", total - i));
-            return out;
+        // Room for this item and, if any would be left out, for saying how many.
+        let more = if i + 1 < total { " +99 more".len() } else { 0 };
+        if i > 0 && out.chars().count() + item.chars().count() + more > w {
+            break;
         }
         out.push_str(&item);
+        shown += 1;
     }
-    if total > outliers.len() {
-        out.push_str(&format!(" +{} more", total - outliers.len()));
+    if total > shown {
+        out.push_str(&format!(" +{} more", total - shown));
     }
     out
 }

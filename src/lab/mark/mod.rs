@@ -7,6 +7,24 @@
 //! drain priority for both markers. Simplified: the stealable span chain is a mutex-guarded
 //! deque per P instead of Go's lock-free SPMC ring chain.
 
+/// Sets `o`'s mark bit and counts its bytes; true when this call set it (the caller greys
+/// it), false when it was already marked.
+#[inline]
+fn set_mark(heap: &Heap, gcw: &mut GcWork, o: &ObjLoc) -> bool {
+    let (w, bit) = heap.mark_word(o);
+    // SeqCst: the mark store must be visible before this thread reads the ownership byte
+    // (try_acquire), as the scanner's release must be before it reads the marks; Go's
+    // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64. The winner of the
+    // fetch_or alone greys the object (one RMW order per word, whatever the ordering);
+    // legacy would need only that, one ordering keeps shade one path. The Relaxed
+    // pre-check only skips: a set mark is never cleared during mark.
+    if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
+        return false;
+    }
+    gcw.stats.bytes_marked += o.elem_words as u64 * 8;
+    true
+}
+
 #[cfg(test)]
 mod cost;
 mod greentea;
@@ -249,18 +267,7 @@ impl Marking {
             gcw.stats.bad_pointers += 1;
             return;
         };
-        let (w, bit) = heap.mark_word(&o);
-        // SeqCst: the mark store must be visible before this thread reads the ownership byte
-        // (try_acquire), as the scanner's release must be before it reads the marks; Go's
-        // Or8/Xchg8/Load8 give that order, Relaxed would not on ARM64. The winner of the
-        // fetch_or alone greys the object (one RMW order per word, whatever the ordering);
-        // legacy would need only that, one ordering keeps shade one path. The Relaxed
-        // pre-check only skips: a set mark is never cleared during mark.
-        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
-            return;
-        }
-        gcw.stats.bytes_marked += o.elem_words as u64 * 8;
-        if o.noscan {
+        if !set_mark(heap, gcw, &o) || o.noscan {
             return;
         }
         if self.marker == Marker::Greentea && o.inline {
@@ -283,13 +290,7 @@ impl Marking {
             gcw.stats.bad_pointers += 1;
             return;
         };
-        let (w, bit) = heap.mark_word(&o);
-        // SeqCst and the Relaxed pre-check: as in `shade`.
-        if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, SeqCst) & bit != 0 {
-            return;
-        }
-        gcw.stats.bytes_marked += o.elem_words as u64 * 8;
-        if o.noscan {
+        if !set_mark(heap, gcw, &o) || o.noscan {
             return;
         }
         if try_acquire(heap, span) {
