@@ -155,6 +155,8 @@ pub struct App {
     /// How the two selected runs' settings differ beyond the marker ("GOGC 100 vs 200"):
     /// then the strip compares nothing and says why.
     pub mismatch: Vec<String>,
+    /// What the strip was last computed from: each pane's (run, shown, cycles in the run).
+    strip_key: Vec<(usize, usize, usize)>,
     /// Live lab sources: where the lab keys send their switches.
     pub lab: Option<LabControl>,
 }
@@ -293,6 +295,7 @@ impl App {
             comparison: Vec::new(),
             samples: Samples::Runs,
             mismatch: Vec::new(),
+            strip_key: Vec::new(),
             lab: None,
         }
     }
@@ -389,6 +392,22 @@ impl App {
     /// (paired: the first k of each), by `compare`'s rule; nothing when the runs' settings
     /// differ beyond the marker.
     fn compare_sides(&mut self) {
+        // Once per change of what the sides show, not per frame.
+        let key: Vec<(usize, usize, usize)> = self
+            .panes
+            .iter()
+            .map(|p| {
+                (
+                    p.run,
+                    p.shown,
+                    p.current_run().map_or(0, |r| r.cycles.len()),
+                )
+            })
+            .collect();
+        if key == self.strip_key {
+            return;
+        }
+        self.strip_key = key;
         let label = |p: &Pane| {
             p.timeline
                 .runs
