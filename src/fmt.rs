@@ -75,7 +75,7 @@ pub fn spread_text(s: &Option<Spread>) -> String {
 /// in text (`2.4% [2.3%-3.1%]`), as `summary` and the CPU pane print it; times in ms at
 /// gctrace's precision (`go_ms`).
 pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
-    let p: &dyn Fn(f64) -> String = match Metric::by_key(r.metric) {
+    let p: &dyn Fn(f64) -> String = match Metric::by_key(&r.metric) {
         Some(Metric::IdleShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
         Some(m) if m.is_ms() => &go_ms,
         // Go prints the cumulative GC CPU as a whole percentage.

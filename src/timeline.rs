@@ -2,9 +2,9 @@
 //!
 //! The headless commands and the dashboard both read this; only `apply` changes it.
 
-use crate::model::Event;
 use crate::model::NoteKind;
 use crate::model::{Cycle, ScanStats};
+use crate::model::{Event, ProgramExit, ProgramStart};
 use crate::stats::summary::{RunStats, RunSummary};
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -22,8 +22,49 @@ pub struct Timeline {
     pub output: Vec<TextLine>,
     pub notes: Vec<Note>,
     pub problems: Vec<Problem>,
+    /// The programs gcscope ran to produce this source (`run`: one; `ab`: a side's runs).
+    pub programs: Vec<Program>,
     /// Set when the source has ended; `Some(error)` if it ended badly.
     pub ended: Option<Option<String>>,
+}
+
+/// A program gcscope ran, and the runs (Go processes) its trace holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub start: ProgramStart,
+    /// Its runs: `runs[first_run..end_run]` (end_run grows while it runs).
+    pub first_run: usize,
+    pub end_run: usize,
+    /// `--metric` figures from its output, in the order first seen.
+    pub values: Vec<(String, f64)>,
+    pub exit: Option<ProgramExit>,
+}
+
+impl Program {
+    /// A sample for an A/B: ended by itself with status 0, not a warm-up.
+    pub fn is_sample(&self) -> bool {
+        !self.start.warmup
+            && self
+                .exit
+                .is_some_and(|e| e.status.success() && e.stopped.is_none())
+    }
+
+    /// The run that stands for the program: its last Go process with cycles (`go run` traces
+    /// the go command's own cycles first; a program's own children come before its end).
+    pub fn main_run<'a>(&self, runs: &'a [Run]) -> Option<&'a Run> {
+        runs.get(self.first_run..self.end_run.min(runs.len()))?
+            .iter()
+            .rev()
+            .find(|r| r.stats.cycles() > 0)
+    }
+
+    /// The figures of its main run, with the program's own (`--metric` values, the load).
+    pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
+        let mut s = self.main_run(runs)?.summary()?;
+        s.values.clone_from(&self.values);
+        s.other_cpus = self.exit.and_then(|e| e.other_cpus);
+        Some(s)
+    }
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -35,6 +76,8 @@ pub struct Run {
     pub restart: Option<(u32, u32)>,
     /// What the source calls this run, when it says (the lab does).
     pub label: Option<String>,
+    /// The program's own figures found in its output (`compare --metric`).
+    pub values: Vec<(String, f64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -61,6 +104,7 @@ impl Run {
     pub fn summary(&self) -> Option<RunSummary> {
         let mut s = self.stats.summary(self.first_line, self.restart)?;
         s.label.clone_from(&self.label);
+        s.values.clone_from(&self.values);
         Some(s)
     }
 }
@@ -83,6 +127,29 @@ impl Timeline {
                     restart,
                     ..Run::default()
                 });
+                if let Some(p) = self.programs.last_mut().filter(|p| p.exit.is_none()) {
+                    p.end_run = self.runs.len();
+                }
+            }
+            Event::ProgramStart(start) => self.programs.push(Program {
+                start: *start,
+                first_run: self.runs.len(),
+                end_run: self.runs.len(),
+                values: Vec::new(),
+                exit: None,
+            }),
+            Event::ProgramValue { name, value } => {
+                if let Some(p) = self.programs.last_mut() {
+                    match p.values.iter_mut().find(|(n, _)| *n == name) {
+                        Some(v) => v.1 = value,
+                        None => p.values.push((name, value)),
+                    }
+                }
+            }
+            Event::ProgramExit(exit) => {
+                if let Some(p) = self.programs.last_mut() {
+                    p.exit = Some(exit);
+                }
             }
             Event::RunLabel { run, label } => {
                 if let Some(r) = self.runs.get_mut(run) {
@@ -185,6 +252,15 @@ impl Timeline {
         if other.ended.is_some() {
             self.ended = other.ended;
         }
+    }
+
+    /// The A/B samples: each program that ended well, by its main run's figures.
+    pub fn program_samples(&self) -> Vec<RunSummary> {
+        self.programs
+            .iter()
+            .filter(|p| p.is_sample())
+            .filter_map(|p| p.summary(&self.runs))
+            .collect()
     }
 
     pub fn cycle_count(&self) -> usize {

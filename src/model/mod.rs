@@ -6,4 +6,4 @@ pub mod event;
 pub mod settings;
 
 pub use cycle::*;
-pub use event::{Event, NoteKind, ScanLine};
+pub use event::{Event, ExitStatus, NoteKind, ProgramExit, ProgramStart, ScanLine, Stopped};

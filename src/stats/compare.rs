@@ -177,8 +177,8 @@ pub enum Verdict {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
-    pub metric: &'static str,
-    pub label: &'static str,
+    pub metric: String,
+    pub label: String,
     pub a: Option<Spread>,
     pub b: Option<Spread>,
     /// (median B - median A) / median A, in percent.
@@ -206,15 +206,46 @@ impl Row {
     }
 }
 
+/// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
+/// application's figure beside the GC's, then the GC figures.
 pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
-    Metric::ALL.iter().map(|&m| row(m, a, b)).collect()
+    let mut names: Vec<&str> = Vec::new();
+    for s in a.iter().chain(b) {
+        for (n, _) in &s.values {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
+    }
+    let value =
+        |s: &RunSummary, name: &str| s.values.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    let mut rows: Vec<Row> = names
+        .iter()
+        .map(|name| {
+            let va: Vec<f64> = a.iter().filter_map(|s| value(s, name)).collect();
+            let vb: Vec<f64> = b.iter().filter_map(|s| value(s, name)).collect();
+            row_of(name, name, Change::Relative, &va, &vb)
+        })
+        .collect();
+    rows.extend(Metric::ALL.iter().map(|&m| row(m, a, b)));
+    rows
 }
 
 pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
     let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
     let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
-    let sa = Spread::of(&va);
-    let sb = Spread::of(&vb);
+    let mut r = row_of(m.key(), m.label(), m.change(), &va, &vb);
+    // GC CPU % is printed in percent already; the idle share is a fraction.
+    if m == Metric::IdleShare {
+        r.change = r.change.map(|pp| pp * 100.0);
+    }
+    r
+}
+
+/// One figure's row from its values per run, by the one rule.
+pub fn row_of(key: &str, label: &str, unit: Change, va: &[f64], vb: &[f64]) -> Row {
+    let sa = Spread::of(va);
+    let sb = Spread::of(vb);
     let delta_pct = match (sa, sb) {
         (Some(x), Some(y)) if x.median != 0.0 => Some((y.median - x.median) / x.median * 100.0),
         _ => None,
@@ -223,12 +254,8 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
         (Some(x), Some(y)) => x.overlaps(&y),
         _ => true,
     };
-    let change = match (m.change(), sa, sb) {
+    let change = match (unit, sa, sb) {
         (Change::Relative, ..) => delta_pct,
-        // GC CPU % is printed in percent already; the idle share is a fraction.
-        (Change::Points, Some(x), Some(y)) if m == Metric::IdleShare => {
-            Some((y.median - x.median) * 100.0)
-        }
         (Change::Points, Some(x), Some(y)) => Some(y.median - x.median),
         (Change::Ratio, Some(x), Some(y)) if x.median != 0.0 => Some(y.median / x.median),
         _ => None,
@@ -255,11 +282,11 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
         _ => Verdict::None,
     };
     let p = (va.len() >= MIN_RUNS_FOR_P && vb.len() >= MIN_RUNS_FOR_P)
-        .then(|| mann_whitney_u(&va, &vb).map(|r| r.p))
+        .then(|| mann_whitney_u(va, vb).map(|r| r.p))
         .flatten();
     Row {
-        metric: m.key(),
-        label: m.label(),
+        metric: key.to_string(),
+        label: label.to_string(),
         a: sa,
         b: sb,
         delta_pct,
@@ -268,7 +295,7 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
         verdict,
         why,
         change,
-        unit: m.change(),
+        unit,
     }
 }
 

@@ -556,6 +556,8 @@ impl Figures {
         let (live_min, live_max) = self.live.unwrap_or_default();
         Some(RunSummary {
             label: None,
+            values: Vec::new(),
+            other_cpus: None,
             format: self.format,
             first_line,
             restart,

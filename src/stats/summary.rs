@@ -55,6 +55,22 @@ pub struct RunSummary {
     pub scan: Option<ScanSummary>,
     /// From the lab's `lab:` lines, when present.
     pub lab: Option<LabSummary>,
+    /// The program's own figures (`--metric NAME=REGEX` of `ab` and `compare`), in the order
+    /// first seen.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "as_map")]
+    pub values: Vec<(String, f64)>,
+    /// For a program gcscope ran: what other processes used of the machine meanwhile, in
+    /// CPUs. Over `LOADED_CPUS` it shared the machine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_cpus: Option<f64>,
+}
+
+/// Other processes using more than this many CPUs on average while a program ran made its
+/// run a loaded one (a quarter of a core: a busy loop on a 2-core machine is 1.0).
+pub const LOADED_CPUS: f64 = 0.25;
+
+fn as_map<S: serde::Serializer>(v: &[(String, f64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(v.iter().map(|(k, x)| (k, x)))
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

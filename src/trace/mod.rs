@@ -4,6 +4,7 @@
 mod cursor;
 pub mod format;
 pub mod lines;
+pub mod metric;
 pub mod parse;
 pub mod reader;
 
