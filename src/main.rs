@@ -12,6 +12,13 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // A program gcscope runs never outlives it: a panic kills them first (the dashboard's own
+    // hook, installed later, restores the terminal before this one runs).
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        gcscope::source::child::kill_all();
+        previous(info);
+    }));
     if let Err(e) = cli::run() {
         std::process::exit(cli::report_error(&e));
     }

@@ -2,7 +2,10 @@
 //! decodes bytes into events and sends them in batches on a channel (`spawn`); the headless
 //! commands read a whole file or stream into a timeline (`read`). A source never touches the UI.
 
+pub mod ab;
+pub mod child;
 mod follow;
+pub mod gobuild;
 mod lab;
 pub mod read;
 
@@ -16,6 +19,7 @@ use crate::model::Event;
 use crate::trace::Decoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 /// Events from source `.0`.
@@ -33,12 +37,27 @@ pub enum Spec {
     Embedded(&'static [u8]),
     /// The lab collector, live; switches (from the dashboard's keys) restart it.
     Lab(Box<LabSpec>),
+    /// A program gcscope starts (`gcscope run`), stopped through the control.
+    Run(Box<child::ChildSpec>, Arc<child::ChildControl>),
+    /// An A/B of two programs (`gcscope ab`): this source is side A, and sends side B's
+    /// events as the next source (a `Driven` one).
+    Ab(Box<ab::AbSpec>, Arc<child::ChildControl>),
+    /// A pane whose events the source before it sends (an A/B's side B).
+    Driven,
 }
 
 impl Spec {
     /// Cycles arrive over time (no replay).
     pub fn live(&self) -> bool {
-        matches!(self, Spec::Stdin | Spec::Follow(_) | Spec::Lab(_))
+        matches!(
+            self,
+            Spec::Stdin
+                | Spec::Follow(_)
+                | Spec::Lab(_)
+                | Spec::Run(..)
+                | Spec::Ab(..)
+                | Spec::Driven
+        )
     }
 }
 
@@ -55,6 +74,16 @@ pub enum SourceError {
         error: std::io::Error,
     },
     Lab(crate::lab::LabError),
+    /// A program could not be started.
+    Start {
+        command: String,
+        error: std::io::Error,
+    },
+    /// A record could not be written (a full disk): it stops there.
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 impl From<crate::lab::LabError> for SourceError {
@@ -82,6 +111,14 @@ impl std::fmt::Display for SourceError {
                 write!(f, "read error on {}: {error}", crate::fmt::path(path))
             }
             SourceError::Lab(e) => e.fmt(f),
+            SourceError::Start { command, error } => {
+                write!(f, "cannot start {command}: {error}")
+            }
+            SourceError::Write { path, error } => write!(
+                f,
+                "writing {} failed: {error}; the record stops there",
+                crate::fmt::path(path)
+            ),
         }
     }
 }
@@ -90,6 +127,8 @@ impl std::error::Error for SourceError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SourceError::Open { error, .. } | SourceError::Read { error, .. } => Some(error),
+            // Their messages carry the error in the middle: not twice.
+            SourceError::Start { .. } | SourceError::Write { .. } => None,
             SourceError::Lab(e) => Some(e),
         }
     }
@@ -115,12 +154,63 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             Spec::Embedded(bytes) => read_to_end(bytes, Path::new("(embedded)"), &mut out),
             Spec::Follow(path) => follow::follow(&path, &mut out),
             Spec::Lab(spec) => lab::lab(&spec, &mut out),
+            Spec::Run(spec, control) => {
+                let mut dec = Decoder::new();
+                let r = child::run(&spec, &control, &mut dec, &mut out);
+                dec.finish(&mut |e| out.push(e));
+                control.finish();
+                r.map(|_| ())
+            }
+            Spec::Ab(spec, control) => {
+                let mut b = Out {
+                    id: id + 1,
+                    tx: out.tx.clone(),
+                    buf: Vec::new(),
+                };
+                let r = ab::run(&spec, &control, [&mut out, &mut b], &mut |_| {});
+                control.finish();
+                let error = match &r {
+                    Ok(o) => o.stopped_by.clone().filter(|_| !control.stopping()),
+                    Err(e) => Some(e.to_string()),
+                };
+                for side in [&mut out, &mut b] {
+                    side.push(Event::End {
+                        error: error.clone(),
+                    });
+                    side.flush();
+                }
+                return;
+            }
+            Spec::Driven => return,
         };
         out.push(Event::End {
             error: result.err().map(|e| e.to_string()),
         });
         out.flush();
     });
+}
+
+/// Where a source's events go: the dashboard's channel (`Out`), or a closure (headless).
+pub trait Sink {
+    fn push(&mut self, e: Event);
+    /// What was pushed is shown now (a live source calls this when it has nothing more).
+    fn flush(&mut self) {}
+}
+
+impl<F: FnMut(Event)> Sink for F {
+    fn push(&mut self, e: Event) {
+        self(e)
+    }
+}
+
+impl Sink for Out {
+    fn push(&mut self, e: Event) {
+        Out::push(self, e)
+    }
+
+    fn flush(&mut self) {
+        Out::flush(self);
+    }
 }
 
 pub(crate) struct Out {
