@@ -1,6 +1,7 @@
 //! Arguments, and which command runs: one file per command family.
 
 mod lab;
+mod run;
 mod summary;
 mod view;
 
@@ -8,6 +9,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
 use gcscope::report::Source;
 use gcscope::source;
+use gcscope::trace::metric::UserMetric;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -25,7 +27,9 @@ Green Tea alone. `gcscope demo` plays an A/B of two real Go 1.27.3 traces built 
   gcscope old.log new.log                    A/B side by side
   GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -  live from a pipe
   gcscope summary trace.log                  per-run figures
-  gcscope compare old*.log -- new*.log       A/B statistics",
+  gcscope compare old*.log -- new*.log       A/B statistics
+  gcscope run -- ./prog ARGS                 a Go program live, gctrace on
+  gcscope ab './old' './new'                 interleaved A/B runs, compared",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -90,6 +94,82 @@ enum Command {
         /// Text output format.
         #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
         format: CompareFormat,
+        /// A figure of the program's own, compared beside the GC's: NAME=REGEX, the number in
+        /// the regex's first group on the last output line it matches in each run (a file
+        /// `X.log` recorded by `gcscope ab` is read with its `X.stdout`). Repeatable.
+        #[arg(long = "metric", value_name = "NAME=REGEX", value_parser = parse_metric)]
+        metrics: Vec<UserMetric>,
+    },
+    /// Run a program with gctrace on and watch its collector live.
+    ///
+    /// `gcscope run -- ./prog ARGS`: gctrace is added to the program's GODEBUG (its other
+    /// settings kept; a gctrace it sets wins), its stderr is read as the trace and its output
+    /// shown beside. For a Go binary the header names its Go version and GOEXPERIMENT, and
+    /// gctrace=2 (page scan density) is used from Go 1.25. q or Ctrl-C stops the program
+    /// (SIGTERM, then SIGKILL after 3 s); it never outlives gcscope. Headless (or without a
+    /// terminal) its output passes through, the summary follows on stderr, and gcscope exits
+    /// with the program's status.
+    Run {
+        /// Write the program's stderr (its gc lines and other messages) to FILE byte for
+        /// byte, for `gcscope view/summary/compare` later.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// gctrace level: 1, or 2 for page scan counters (Go 1.25+). Default: 2 for a Go 1.25+
+        /// binary, else 1.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        gctrace: Option<u8>,
+        /// No dashboard: the program's output passes through, the summary is printed (to
+        /// stderr) at its end.
+        #[arg(long)]
+        headless: bool,
+        /// The program and its arguments, after `--`.
+        #[arg(last = true, required = true, num_args = 1.., value_name = "CMD")]
+        command: Vec<std::ffi::OsString>,
+    },
+    /// A/B two commands: run interleaved, A B A B ..., gctrace on, then compare's table.
+    ///
+    /// Each command is one argument, run by `sh -c` (so `GOGC=50 ./prog` works), with the
+    /// same environment otherwise. Never two at once. Every run is a sample of its side; a
+    /// verdict needs 3 runs a side whose ranges do not overlap (as `compare`). Runs that
+    /// fail (non-zero status, a signal, the time cap) are reported and left out. The load
+    /// other processes put on the machine is measured per run and reported.
+    Ab {
+        /// Command A (the baseline).
+        a: String,
+        /// Command B.
+        b: String,
+        /// Measured runs a side (1-1000).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+        runs: u16,
+        /// Runs a side before the measured ones (A B each), not compared.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=100))]
+        warmup: u16,
+        /// Record every run in DIR: `a-01.log` (stderr, byte for byte), `a-01.stdout`, and
+        /// `runs.tsv` with the order, statuses, times and load.
+        #[arg(long, value_name = "DIR")]
+        record: Option<PathBuf>,
+        /// The comparison as JSON on stdout, with verdicts and every run (implies
+        /// --headless; progress goes to stderr).
+        #[arg(long)]
+        json: bool,
+        /// No dashboard: progress on stderr, the table at the end.
+        #[arg(long)]
+        headless: bool,
+        /// A figure of the program's own (throughput, latency), compared beside the GC's:
+        /// NAME=REGEX, the number in the regex's first group on the last output line (stdout
+        /// or stderr) it matches in each run. Repeatable.
+        #[arg(long = "metric", value_name = "NAME=REGEX", value_parser = parse_metric)]
+        metrics: Vec<UserMetric>,
+        /// gctrace level for both sides: default 2 when both are Go 1.25+ binaries, else 1.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        gctrace: Option<u8>,
+        /// Stop a run that lasts longer than this (SIGTERM, then SIGKILL): it counts as failed.
+        /// `30s`, `2m`, or plain seconds.
+        #[arg(long, value_parser = lab::parse_duration)]
+        timeout: Option<std::time::Duration>,
+        /// Go on after a failed run (it is left out) instead of stopping the A/B.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// An A/B that plays by itself: two real Go 1.27.3 traces built in, legacy vs Green Tea.
     ///
@@ -176,10 +256,68 @@ pub fn run() -> Result<()> {
             }
         },
         Some(Command::Demo) => view::demo(),
-        Some(Command::Compare { a, b, json, format }) => {
-            summary::compare(&a, &b, json, matches!(format, CompareFormat::Bench))
-        }
+        Some(Command::Compare {
+            a,
+            b,
+            json,
+            format,
+            metrics,
+        }) => summary::compare(
+            &a,
+            &b,
+            json,
+            matches!(format, CompareFormat::Bench),
+            &metrics,
+        ),
+        Some(Command::Run {
+            record,
+            gctrace,
+            headless,
+            command,
+        }) => run::run(run::RunArgs {
+            command,
+            record,
+            gctrace,
+            headless,
+        }),
+        Some(Command::Ab {
+            a,
+            b,
+            runs,
+            warmup,
+            record,
+            json,
+            headless,
+            metrics,
+            gctrace,
+            timeout,
+            keep_going,
+        }) => run::ab(run::AbArgs {
+            a,
+            b,
+            runs: usize::from(runs),
+            warmup: usize::from(warmup),
+            record,
+            json,
+            headless,
+            metrics,
+            gctrace,
+            timeout,
+            keep_going,
+        }),
     }
+}
+
+/// `--metric NAME=REGEX`, with a name that is not one of gcscope's own figures.
+fn parse_metric(spec: &str) -> Result<UserMetric, String> {
+    let m = UserMetric::parse(spec)?;
+    if gcscope::stats::compare::Metric::by_key(&m.name).is_some() {
+        return Err(format!(
+            "{:?} is one of gcscope's own figures; pick another name",
+            m.name
+        ));
+    }
+    Ok(m)
 }
 
 pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {
@@ -230,6 +368,10 @@ pub fn report_error(e: &anyhow::Error) -> i32 {
     }
     if let Some(gcscope::ui::Interrupted(signal)) = e.downcast_ref() {
         return 128 + signal;
+    }
+    // The program gcscope ran ended so: its status is gcscope's, said already.
+    if let Some(run::ExitWith(code)) = e.downcast_ref() {
+        return *code;
     }
     // Stderr may be gone too; then there is no one to tell.
     let _ = writeln!(std::io::stderr(), "gcscope: {e:#}");

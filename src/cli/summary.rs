@@ -2,6 +2,8 @@
 
 use super::{print, print_json, read_sources, write_stdout};
 use anyhow::{bail, Context, Result};
+use gcscope::timeline::Timeline;
+use gcscope::trace::metric::UserMetric;
 use gcscope::{report, source};
 use std::path::PathBuf;
 
@@ -31,8 +33,37 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
     printed
 }
 
-pub fn compare(a: &[PathBuf], b: &[PathBuf], json: bool, bench: bool) -> Result<()> {
-    let (a, b) = (read_sources(a, false)?, read_sources(b, false)?);
+pub fn compare(
+    a: &[PathBuf],
+    b: &[PathBuf],
+    json: bool,
+    bench: bool,
+    metrics: &[UserMetric],
+) -> Result<()> {
+    let read = |files: &[PathBuf]| -> Result<Vec<report::Source>> {
+        if metrics.is_empty() {
+            return read_sources(files, false);
+        }
+        files
+            .iter()
+            .map(|f| {
+                let mut timeline = source::read_path_into(
+                    f,
+                    gcscope::timeline::Timeline {
+                        drop_cycles: true,
+                        ..Default::default()
+                    },
+                )?;
+                take_values(&mut timeline, metrics, &recorded_stdout(f)?);
+                timeline.output = Vec::new();
+                Ok(report::Source {
+                    name: f.display().to_string(),
+                    timeline,
+                })
+            })
+            .collect()
+    };
+    let (a, b) = (read(a)?, read(b)?);
     if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
         bail!("each side needs at least one run with gc cycles");
     }
@@ -42,5 +73,47 @@ pub fn compare(a: &[PathBuf], b: &[PathBuf], json: bool, bench: bool) -> Result<
         print(&report::compare_bench(&a, &b))
     } else {
         print(&report::compare_text(&a, &b))
+    }
+}
+
+/// The program output `gcscope ab` recorded beside a run's log: `X.stdout` for `X.log`.
+fn recorded_stdout(log: &std::path::Path) -> Result<Vec<String>> {
+    if log.extension().is_none_or(|e| e != "log") {
+        return Ok(Vec::new());
+    }
+    let path = log.with_extension("stdout");
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display()))),
+    }
+}
+
+/// `--metric` figures of each run from the output the timeline kept: a line belongs to the
+/// run it follows (lines before the first run, to the first); the last match in a run wins.
+/// `extra` is more output of the last run (its recorded stdout), and wins over the log.
+fn take_values(tl: &mut Timeline, metrics: &[UserMetric], extra: &[String]) {
+    let starts: Vec<u64> = tl.runs.iter().map(|r| r.first_line).collect();
+    let n = starts.len();
+    for (k, run) in tl.runs.iter_mut().enumerate() {
+        let from = if k == 0 { 0 } else { starts[k] };
+        let to = starts.get(k + 1).copied().unwrap_or(u64::MAX);
+        let lines = tl
+            .output
+            .iter()
+            .filter(|t| t.line >= from && t.line < to)
+            .map(|t| t.text.as_str());
+        for m in metrics {
+            let mut v = m.last_in(lines.clone());
+            if k + 1 == n {
+                v = m.last_in(extra.iter().map(String::as_str)).or(v);
+            }
+            if let Some(v) = v {
+                run.values.push((m.name.clone(), v));
+            }
+        }
     }
 }

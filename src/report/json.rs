@@ -3,7 +3,7 @@
 use super::{all_runs, Source};
 use crate::model::NoteKind;
 use crate::stats::compare::{self, Row};
-use crate::stats::summary::{RunSummary, LOADED_SHARE};
+use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -108,8 +108,9 @@ pub struct CompareJson {
     pub b: Vec<String>,
     pub a_runs: usize,
     pub b_runs: usize,
-    /// Lab runs whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU:
-    /// run on a loaded machine, so their wall-clock figures moved with the load.
+    /// Runs on a loaded machine, so their wall-clock figures moved with the load: lab runs
+    /// whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU, programs
+    /// (`ab`) while other processes used over `LOADED_CPUS` CPUs.
     pub a_loaded_runs: usize,
     pub b_loaded_runs: usize,
     /// How the lab runs' settings differ beyond the marker (`crate::model::settings`), e.g.
@@ -118,6 +119,8 @@ pub struct CompareJson {
     pub metrics: Vec<Row>,
 }
 
+/// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
+/// time, programs that shared the machine with over `LOADED_CPUS` of other work.
 fn loaded(runs: &[RunSummary]) -> usize {
     runs.iter()
         .filter(|r| {
@@ -125,6 +128,7 @@ fn loaded(runs: &[RunSummary]) -> usize {
                 .as_ref()
                 .and_then(|l| l.offcpu_share)
                 .is_some_and(|s| s > LOADED_SHARE)
+                || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
         })
         .count()
 }

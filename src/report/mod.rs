@@ -2,11 +2,13 @@
 //! and Go benchmark lines (`bench`). Each is a pure function of the sources' timelines and the
 //! one statistics engine in `stats`.
 
+mod ab;
 mod bench;
 mod csv;
 mod json;
 mod text;
 
+pub use ab::{ab_json, ab_text, AbJson};
 pub use bench::compare_bench;
 pub use csv::CsvRows;
 pub use json::{compare_json, summary_json, CompareJson, SummaryJson};
@@ -22,8 +24,14 @@ pub struct Source {
 }
 
 impl Source {
+    /// The runs it compares as: each run of a trace; for programs gcscope ran, each that
+    /// ended well (`Timeline::program_samples`).
     pub fn summaries(&self) -> Vec<RunSummary> {
-        crate::timeline::summarize(&self.timeline.runs)
+        if self.timeline.programs.is_empty() {
+            crate::timeline::summarize(&self.timeline.runs)
+        } else {
+            self.timeline.program_samples()
+        }
     }
 }
 

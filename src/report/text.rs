@@ -4,7 +4,7 @@ use super::Source;
 use crate::fmt::{escape_controls, go_ms, pct, row_spread, verdict_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{Row, Verdict, MIN_RUNS};
-use crate::stats::summary::{RunSummary, LOADED_SHARE};
+use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use crate::stats::Spread;
 use crate::timeline::Run;
 use std::fmt::Write;
@@ -404,7 +404,16 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
             "A only, B only: no run on the other side has the figure (n/a), so nothing is compared."
         );
     }
-    if c.a_loaded_runs + c.b_loaded_runs > 0 {
+    let programs = a.iter().chain(b).any(|s| !s.timeline.programs.is_empty());
+    if c.a_loaded_runs + c.b_loaded_runs > 0 && programs {
+        let _ = writeln!(
+            o,
+            "loaded machine: {} of A's and {} of B's runs shared the machine with over {} CPUs \
+             of other work; Go's GC CPU figures count wall time, so they moved with the load \
+             too. Repeat on an idle machine.",
+            c.a_loaded_runs, c.b_loaded_runs, LOADED_CPUS
+        );
+    } else if c.a_loaded_runs + c.b_loaded_runs > 0 {
         let _ = writeln!(
             o,
             "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their mark \

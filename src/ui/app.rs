@@ -119,6 +119,8 @@ pub enum Samples {
     Runs,
     /// The latest completed turns a side, the same number on both (at most `TURN_WINDOW`).
     Turns(usize),
+    /// `gcscope ab`: each side's programs that ended well (A's count, B's).
+    Programs(usize, usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +158,7 @@ pub struct App {
     /// then the strip compares nothing and says why.
     pub mismatch: Vec<String>,
     /// What the strip was last computed from: each pane's (run, shown, cycles in the run).
-    strip_key: Vec<(usize, usize, usize)>,
+    strip_key: Vec<(usize, usize, usize, usize)>,
     /// Live lab sources: where the lab keys send their switches.
     pub lab: Option<LabControl>,
 }
@@ -393,7 +395,7 @@ impl App {
     /// differ beyond the marker.
     fn compare_sides(&mut self) {
         // Once per change of what the sides show, not per frame.
-        let key: Vec<(usize, usize, usize)> = self
+        let key: Vec<(usize, usize, usize, usize)> = self
             .panes
             .iter()
             .map(|p| {
@@ -401,6 +403,11 @@ impl App {
                     p.run,
                     p.shown,
                     p.current_run().map_or(0, |r| r.cycles.len()),
+                    p.timeline
+                        .programs
+                        .iter()
+                        .filter(|p| p.exit.is_some())
+                        .count(),
                 )
             })
             .collect();
@@ -425,6 +432,14 @@ impl App {
             p.turns.update(p.run, cycles);
         }
         let (a, b) = (&self.panes[0], &self.panes[1]);
+        if !a.timeline.programs.is_empty() && !b.timeline.programs.is_empty() {
+            // `gcscope ab`: the strip fills in run by run, as `compare` would see the runs.
+            let (sa, sb) = (a.timeline.program_samples(), b.timeline.program_samples());
+            self.samples = Samples::Programs(sa.len(), sb.len());
+            self.comparison = compare::compare(&sa, &sb);
+            self.comparison.retain(Row::has_values);
+            return;
+        }
         let k = a.turns.done.len().min(b.turns.done.len()).min(TURN_WINDOW);
         let live_ab = self.lab.is_some();
         self.comparison = if live_ab && k > 0 {

@@ -3,7 +3,7 @@
 
 use super::app::{App, Samples};
 use super::view::{block, Theme};
-use crate::stats::summary::LOADED_SHARE;
+use crate::stats::summary::{LOADED_CPUS, LOADED_SHARE};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -56,6 +56,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         String::new()
     };
     let what = match app.samples {
+        Samples::Programs(0, _) | Samples::Programs(_, 0) => {
+            "each run that ends well is a sample of its side: waiting for both sides' first"
+                .to_string()
+        }
+        Samples::Programs(a, b) => format!(
+            "samples: runs that ended well, A {a}, B {b}; ~ = no verdict: a direction needs 3 \
+             a side whose ranges do not overlap"
+        ),
         Samples::Turns(k) => format!(
             "samples: each side's latest {k} completed turns; ~ = no verdict: a direction \
              needs 3 a side whose ranges do not overlap"
@@ -78,7 +86,14 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         .panes
         .iter()
         .filter_map(|p| p.summary.as_ref()?.lab.as_ref()?.offcpu_share)
-        .any(|share| share > LOADED_SHARE);
+        .any(|share| share > LOADED_SHARE)
+        || app.panes.iter().any(|p| {
+            p.timeline.programs.iter().any(|g| {
+                g.exit
+                    .and_then(|e| e.other_cpus)
+                    .is_some_and(|c| c > LOADED_CPUS)
+            })
+        });
     let loaded = if loaded {
         " machine loaded: wall-clock rows moved with it;"
     } else {

@@ -244,10 +244,24 @@ fn short_names(app: &App) -> Vec<String> {
         // A lab label is its settings: the workload in their shared start matters.
         return full.iter().map(|n| n.to_string()).collect();
     }
-    let base: Vec<&str> = full
-        .iter()
-        .map(|n| n.rsplit('/').next().unwrap_or(n))
-        .collect();
+    // A command (`gcscope run`, `ab`): every path in it by its last part.
+    let commands: Vec<String>;
+    let base: Vec<&str> = if app.panes.iter().any(|p| !p.timeline.programs.is_empty()) {
+        commands = full
+            .iter()
+            .map(|n| {
+                n.split(' ')
+                    .map(|w| w.rsplit('/').next().unwrap_or(w))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        commands.iter().map(String::as_str).collect()
+    } else {
+        full.iter()
+            .map(|n| n.rsplit('/').next().unwrap_or(n))
+            .collect()
+    };
     let common = match base.as_slice() {
         [a, b] => a
             .char_indices()
@@ -301,7 +315,12 @@ pub(super) fn block<'a>(title: impl Into<Line<'a>>) -> Block<'a> {
 }
 
 fn header(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, theme: Theme) {
-    header_named(f, app, p, i, display_name(p), area, theme);
+    if p.timeline.programs.is_empty() {
+        header_named(f, app, p, i, display_name(p), area, theme);
+    } else {
+        let names = short_names(app);
+        header_named(f, app, p, i, &names[i.min(names.len() - 1)], area, theme);
+    }
 }
 
 /// A side's header: its name, then what a person checks first (how far it is, its GC CPU,
@@ -332,8 +351,26 @@ fn header_named(
     let total = p.current_run().map_or(0, |r| r.cycles.len());
     // A source that stopped on an error says so, live or not (a file that could not be read
     // would otherwise look like an empty trace).
+    let program = p.timeline.programs.last();
     let state = if let Some(Some(e)) = &p.timeline.ended {
         format!("ended: {e}")
+    } else if let Some(g) = program {
+        // A program gcscope runs: which run of an A/B, and how it ended.
+        let which = match (g.start.ab, g.start.warmup) {
+            (Some((_, k)), _) => format!("run {k} "),
+            (None, true) => "warm-up ".to_string(),
+            (None, false) => String::new(),
+        };
+        match g.exit {
+            None => format!("{which}running"),
+            Some(e) => match e.stopped {
+                Some(crate::model::Stopped::Timeout) => {
+                    format!("{which}stopped at the time cap: {}", e.status)
+                }
+                Some(crate::model::Stopped::User) => format!("{which}stopped: {}", e.status),
+                None => format!("{which}exited: {}", e.status),
+            },
+        }
     } else if p.live {
         match &p.timeline.ended {
             None => "live".to_string(),
@@ -359,6 +396,9 @@ fn header_named(
         )));
     }
     spans.push(Span::styled(state, theme.bold()));
+    if let Some(b) = program.and_then(|g| g.start.build.as_deref()) {
+        spans.push(Span::raw(b.to_string()));
+    }
     // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
     // figures moved with the load (docs/SUMMARY.md, offcpu_share).
     if let Some(share) = s

@@ -1,0 +1,367 @@
+//! `gcscope run` and `gcscope ab`: real programs, live or headless, one or an interleaved A/B.
+
+use super::{print, print_json};
+use anyhow::{bail, Result};
+use gcscope::model::ExitStatus;
+use gcscope::report::{self, Source};
+use gcscope::source::ab::{self, AbSpec, Step};
+use gcscope::source::child::{self, ChildControl, ChildSpec};
+use gcscope::source::gobuild;
+use gcscope::source::Spec;
+use gcscope::timeline::Timeline;
+use gcscope::trace::metric::UserMetric;
+use gcscope::trace::Decoder;
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// gcscope ends with this status (the program's, as a shell reports it).
+#[derive(Debug)]
+pub struct ExitWith(pub i32);
+
+impl std::fmt::Display for ExitWith {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit status {}", self.0)
+    }
+}
+
+impl std::error::Error for ExitWith {}
+
+/// Where a command's program file is: a path as given, or found on PATH.
+fn locate(program: &Path) -> Option<PathBuf> {
+    if program.components().count() > 1 {
+        return Some(program.to_path_buf());
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The Go build of the program a shell command runs: its first word that is not a
+/// `NAME=value` assignment (`GOGC=50 ./prog -x`: `./prog`). Best effort: a command that
+/// is a pipeline or a script names no Go binary, and gets gctrace=1.
+fn shell_program(command: &str) -> Option<PathBuf> {
+    command
+        .split_whitespace()
+        .find(|w| !(w.contains('=') && !w.starts_with('=') && !w.contains('/')))
+        .map(PathBuf::from)
+}
+
+/// The Go build label and the gctrace level for a program file: `--gctrace` if given, else 2
+/// where the runtime prints page scan counters with it (Go 1.25+), else 1.
+fn build_and_level(program: Option<PathBuf>, gctrace: Option<u8>) -> (Option<String>, u8) {
+    let build = program
+        .and_then(|p| locate(&p))
+        .and_then(|p| gobuild::read(&p).ok().flatten());
+    let level = gctrace.unwrap_or(match build.as_ref().and_then(|b| b.minor()) {
+        Some(v) if v >= (1, 25) => 2,
+        _ => 1,
+    });
+    (build.map(|b| b.label()), level)
+}
+
+/// Stops the program(s) when gcscope is sent SIGINT, SIGTERM, SIGHUP or SIGQUIT while
+/// headless: passed on as the same signal (then SIGKILL after the grace period), so the
+/// summary is still printed.
+fn forward_signals(control: Arc<ChildControl>) {
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            use tokio::signal::unix::{signal, SignalKind};
+            let kinds = [
+                (libc::SIGINT, SignalKind::interrupt()),
+                (libc::SIGTERM, SignalKind::terminate()),
+                (libc::SIGHUP, SignalKind::hangup()),
+                (libc::SIGQUIT, SignalKind::quit()),
+            ];
+            let mut streams = Vec::new();
+            for (n, k) in kinds {
+                if let Ok(s) = signal(k) {
+                    streams.push((n, s));
+                }
+            }
+            loop {
+                let next = futures::future::select_all(
+                    streams
+                        .iter_mut()
+                        .map(|(n, s)| Box::pin(async move { s.recv().await.map(|_| *n) })),
+                )
+                .await;
+                match next.0 {
+                    Some(n) => control.stop(Some(n)),
+                    None => return,
+                }
+            }
+        });
+    });
+}
+
+/// However the dashboard ended (q, Ctrl-C, a signal, an error), the program ends with it:
+/// SIGTERM (or the signal gcscope got), SIGKILL after the grace period, reaped.
+fn stop_after_dashboard(control: &ChildControl, result: &Result<()>) {
+    let signal = result
+        .as_ref()
+        .err()
+        .and_then(|e| e.downcast_ref::<gcscope::ui::Interrupted>())
+        .map(|i| i.0);
+    control.stop(signal);
+    if !control.wait_finished(Duration::from_millis(300)) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "gcscope: stopping the program (SIGKILL if it is still running in {} s)",
+            child::GRACE.as_secs()
+        );
+        control.wait_finished(child::GRACE + Duration::from_secs(2));
+    }
+}
+
+pub struct RunArgs {
+    pub command: Vec<OsString>,
+    pub record: Option<PathBuf>,
+    pub gctrace: Option<u8>,
+    pub headless: bool,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let Some(first) = args.command.first() else {
+        bail!("no program to run: `gcscope run -- ./prog ARGS`");
+    };
+    let (build, level) = build_and_level(Some(PathBuf::from(first)), args.gctrace);
+    let display = args
+        .command
+        .iter()
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let headless = args.headless || !std::io::stdout().is_terminal();
+    let spec = ChildSpec {
+        argv: args.command.clone(),
+        display: display.clone(),
+        gctrace: level,
+        build,
+        record: args.record.clone(),
+        record_stdout: None,
+        passthrough: headless,
+        detached: !headless,
+        timeout: None,
+        metrics: Vec::new(),
+        ab: None,
+        warmup: false,
+    };
+    let control = ChildControl::new();
+    if !headless {
+        let result = gcscope::ui::run(
+            vec![(display, Spec::Run(Box::new(spec), control.clone()))],
+            None,
+        );
+        stop_after_dashboard(&control, &result);
+        result?;
+        return match control.exit() {
+            Some(s) if !s.success() => Err(ExitWith(s.shell_code()).into()),
+            _ => Ok(()),
+        };
+    }
+    forward_signals(control.clone());
+    let mut tl = Timeline {
+        drop_text: true,
+        ..Default::default()
+    };
+    let mut dec = Decoder::new();
+    let r = child::run(&spec, &control, &mut dec, &mut |e| tl.apply(e));
+    dec.finish(&mut |e| tl.apply(e));
+    // A program that ran (a record that failed is said after its summary).
+    let Some(exit) = tl.programs.last().and_then(|p| p.exit) else {
+        r?;
+        bail!("{} did not run", spec.display);
+    };
+    let mut text = String::new();
+    let name = format!("{} ({})", spec.display, exit.status);
+    report::write_summary_text(
+        &[Source { name, timeline: tl }],
+        &mut WriteString(&mut text),
+    )?;
+    // The program's stdout is its own: gcscope's report goes to stderr, as `time` does.
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "\ngcscope run: {}", run_line(&spec.display, &exit));
+    let _ = err.write_all(text.as_bytes());
+    r?;
+    if exit.status.success() {
+        Ok(())
+    } else {
+        Err(ExitWith(exit.status.shell_code()).into())
+    }
+}
+
+struct WriteString<'a>(&'a mut String);
+
+impl Write for WriteString<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.push_str(&String::from_utf8_lossy(b));
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn run_line(display: &str, exit: &gcscope::model::ProgramExit) -> String {
+    let mut s = format!("{display}: {} after {:.2} s", exit.status, exit.wall_s);
+    match exit.stopped {
+        Some(gcscope::model::Stopped::Timeout) => s.push_str(" (stopped at the time cap)"),
+        Some(gcscope::model::Stopped::User) => s.push_str(" (stopped by gcscope)"),
+        None => {}
+    }
+    if let Some(o) = exit.other_cpus {
+        s.push_str(&format!(", other load {o:.2} CPUs"));
+    }
+    s
+}
+
+pub struct AbArgs {
+    pub a: String,
+    pub b: String,
+    pub runs: usize,
+    pub warmup: usize,
+    pub record: Option<PathBuf>,
+    pub json: bool,
+    pub headless: bool,
+    pub metrics: Vec<UserMetric>,
+    pub gctrace: Option<u8>,
+    pub timeout: Option<Duration>,
+    pub keep_going: bool,
+}
+
+pub fn ab(args: AbArgs) -> Result<()> {
+    let side = |command: &str| {
+        let (build, level) = build_and_level(shell_program(command), args.gctrace);
+        ChildSpec {
+            argv: vec!["sh".into(), "-c".into(), command.into()],
+            display: command.to_string(),
+            gctrace: level,
+            build,
+            record: None,
+            record_stdout: None,
+            passthrough: false,
+            detached: false,
+            timeout: args.timeout,
+            metrics: args.metrics.clone(),
+            ab: None,
+            warmup: false,
+        }
+    };
+    let (mut a, mut b) = (side(&args.a), side(&args.b));
+    // One gctrace level for both sides: the scan: lines must not be on one side only.
+    let level = a.gctrace.min(b.gctrace);
+    a.gctrace = level;
+    b.gctrace = level;
+    let headless = args.headless || args.json || !std::io::stdout().is_terminal();
+    a.detached = !headless;
+    b.detached = !headless;
+    let spec = AbSpec {
+        sides: [a, b],
+        runs: args.runs,
+        warmup: args.warmup,
+        record: args.record.clone(),
+        keep_going: args.keep_going,
+    };
+    let control = ChildControl::new();
+    if !headless {
+        let sources = vec![
+            (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
+            (args.b.clone(), Spec::Driven),
+        ];
+        let result = gcscope::ui::run(sources, None);
+        stop_after_dashboard(&control, &result);
+        return result;
+    }
+    forward_signals(control.clone());
+    let mut tls = [Timeline::default(), Timeline::default()];
+    for t in &mut tls {
+        t.drop_text = true;
+    }
+    let [ta, tb] = &mut tls;
+    let mut err = std::io::stderr();
+    let outcome = ab::run(
+        &spec,
+        &control,
+        [&mut |e| ta.apply(e), &mut |e| tb.apply(e)],
+        &mut |step| {
+            let _ = writeln!(err, "{}", progress_line(step));
+        },
+    )?;
+    let sources: Vec<Source> = tls
+        .into_iter()
+        .zip([&args.a, &args.b])
+        .map(|(timeline, cmd)| Source {
+            name: cmd.clone(),
+            timeline,
+        })
+        .collect();
+    let (sa, sb) = (&sources[..1], &sources[1..]);
+    if args.json {
+        print_json(&report::ab_json(sa, sb, outcome.stopped_by.as_deref()))?;
+    } else {
+        print(&report::ab_text(sa, sb, outcome.stopped_by.as_deref()))?;
+    }
+    if let Some(why) = &outcome.stopped_by {
+        let _ = writeln!(std::io::stderr(), "gcscope ab: {why}");
+        if let Some(sig) = control.signal() {
+            return Err(ExitWith(128 + sig).into());
+        }
+        return Err(ExitWith(1).into());
+    }
+    Ok(())
+}
+
+fn progress_line(step: Step<'_>) -> String {
+    let Step {
+        k,
+        total,
+        side,
+        warmup,
+        end,
+    } = step;
+    let what = if warmup { "warm-up" } else { "run" };
+    match end {
+        None => format!("gcscope ab: [{k}/{total}] {side} {what} ..."),
+        Some(e) => {
+            let mut s = format!(
+                "gcscope ab: [{k}/{total}] {side} {what} {}: {} cycles, {:.2} s, {}",
+                e.run, e.cycles, e.exit.wall_s, e.exit.status
+            );
+            if let Some(o) = e.exit.other_cpus {
+                s.push_str(&format!(", other load {o:.2} CPUs"));
+                if o > gcscope::stats::summary::LOADED_CPUS {
+                    s.push_str(" (loaded)");
+                }
+            }
+            match e.exit.stopped {
+                Some(gcscope::model::Stopped::Timeout) => s.push_str(", stopped at the time cap"),
+                Some(gcscope::model::Stopped::User) => s.push_str(", stopped"),
+                None => {}
+            }
+            if e.failed() {
+                for t in &e.tail {
+                    s.push_str(&format!("\n    | {t}"));
+                }
+            }
+            s
+        }
+    }
+}
+
+impl From<ExitStatus> for ExitWith {
+    fn from(s: ExitStatus) -> ExitWith {
+        ExitWith(s.shell_code())
+    }
+}
