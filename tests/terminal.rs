@@ -56,12 +56,20 @@ fn lflag(fd: &OwnedFd) -> libc::tcflag_t {
 /// Starts `gcscope demo` on a new pty, waits for its first frame, ends it with `end`, and
 /// returns its exit status and everything it wrote.
 fn run_and_end(end: &dyn Fn(&mut std::fs::File, u32)) -> (Option<i32>, String, libc::tcflag_t) {
+    run_args_and_end(&["demo"], end)
+}
+
+/// `run_and_end` with these arguments.
+fn run_args_and_end(
+    args: &[&str],
+    end: &dyn Fn(&mut std::fs::File, u32),
+) -> (Option<i32>, String, libc::tcflag_t) {
     let pty = open_pty();
     let cooked = lflag(&pty.slave);
     assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
     let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
-    cmd.arg("demo")
+    cmd.args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TERM", "xterm-256color")
         .stdin(io(&pty.slave))
@@ -162,4 +170,148 @@ fn the_terminal_is_restored_on_every_way_out() {
             "{name}: the terminal is left raw"
         );
     }
+}
+
+/// The stand-in program (examples/standin.rs), built with the tests.
+fn standin() -> String {
+    let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_gcscope"));
+    let p = exe.parent().unwrap().join("examples").join("standin");
+    assert!(
+        p.exists(),
+        "{} missing: cargo test builds the examples",
+        p.display()
+    );
+    p.display().to_string()
+}
+
+fn alive(pid: i32) -> bool {
+    // A reaped process has no /proc entry; a zombie's state is Z.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| !r.trim_start().starts_with('Z'))
+    })
+}
+
+fn wait_gone(pid: i32, within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    while alive(pid) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// `gcscope run` in the dashboard: whatever ends gcscope (q, Ctrl-C, a signal, even SIGKILL),
+/// the program it started ends too, and the terminal is given back. A program that ignores
+/// SIGTERM gets SIGKILL after the grace period; q passes its status on.
+#[test]
+fn the_program_never_outlives_the_dashboard() {
+    let dir = std::env::temp_dir().join(format!("gcscope-term-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = format!(
+        "{}/traces/go/go1.27.3_greentea_graph_p2_gctrace2.log",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let key = |k: &'static [u8]| move |m: &mut std::fs::File, _| m.write_all(k).unwrap();
+    let ways: Vec<(&str, Ending, bool, Option<i32>)> = vec![
+        // (how, ending, the program ignores SIGTERM, gcscope's status)
+        ("q", Box::new(key(b"q")), false, Some(128 + libc::SIGTERM)),
+        (
+            "q, SIGTERM ignored",
+            Box::new(key(b"q")),
+            true,
+            Some(128 + libc::SIGKILL),
+        ),
+        (
+            "Ctrl-C",
+            Box::new(key(b"\x03")),
+            false,
+            Some(128 + libc::SIGTERM),
+        ),
+        (
+            "SIGTERM",
+            Box::new(signal(libc::SIGTERM)),
+            false,
+            Some(128 + libc::SIGTERM),
+        ),
+        (
+            "SIGHUP",
+            Box::new(signal(libc::SIGHUP)),
+            false,
+            Some(128 + libc::SIGHUP),
+        ),
+        ("SIGKILL", Box::new(signal(libc::SIGKILL)), false, None),
+    ];
+    for (name, end, ignore_term, want) in ways {
+        let pidfile = dir.join("pid");
+        let _ = std::fs::remove_file(&pidfile);
+        let pidfile_s = pidfile.display().to_string();
+        let childfile = dir.join("child");
+        let _ = std::fs::remove_file(&childfile);
+        let childfile_s = childfile.display().to_string();
+        let program = standin();
+        let mut args = vec![
+            "run",
+            "--",
+            &program,
+            "--trace",
+            &trace,
+            "--hang",
+            "--pidfile",
+            &pidfile_s,
+        ];
+        if ignore_term {
+            args.push("--ignore-term");
+        }
+        // A process the program started itself goes with it (its process group), except
+        // when gcscope is SIGKILLed: then only the program hears of it (the parent-death
+        // signal), and its own children are its own business.
+        if want.is_some() {
+            args.extend(["--child-pidfile", &childfile_s]);
+        }
+        let started = Instant::now();
+        let (code, out, lflag) = run_args_and_end(&args, &*end);
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            wait_gone(pid, Duration::from_secs(5)),
+            "{name}: the program {pid} outlived gcscope"
+        );
+        assert_eq!(code, want, "{name}: gcscope's status");
+        if want.is_some() {
+            let grandchild: i32 = std::fs::read_to_string(&childfile)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            assert!(
+                wait_gone(grandchild, Duration::from_secs(5)),
+                "{name}: the program's own child {grandchild} was left running"
+            );
+        }
+        if ignore_term {
+            assert!(
+                started.elapsed() >= Duration::from_secs(3),
+                "{name}: SIGKILL came before the grace period"
+            );
+        }
+        if want.is_some() {
+            let entered = out.rfind("\u{1b}[?1049h").unwrap();
+            assert!(
+                out.rfind("\u{1b}[?1049l").is_some_and(|l| l > entered),
+                "{name}: alternate screen not left"
+            );
+            assert!(
+                lflag & libc::ICANON != 0 && lflag & libc::ECHO != 0,
+                "{name}: the terminal is left raw"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

