@@ -15,6 +15,9 @@ pub struct Timeline {
     /// When true, program output and notes are counted, not kept (a summary reports only
     /// how many there were): memory stays flat however much output a log holds.
     pub drop_text: bool,
+    /// Keep at most about this many output lines, the latest: older ones are counted in
+    /// `dropped_output` (a live program may print without end).
+    pub keep_output: Option<usize>,
     /// Output lines and notes (by `NoteKind` index) counted and not kept, under `drop_text`.
     pub dropped_output: usize,
     pub dropped_notes: [usize; NoteKind::ALL.len()],
@@ -190,7 +193,17 @@ impl Timeline {
             }
             Event::Output { .. } if self.drop_text => self.dropped_output += 1,
             Event::Note { kind, .. } if self.drop_text => self.dropped_notes[kind as usize] += 1,
-            Event::Output { line, text } => self.output.push(TextLine { line, text }),
+            Event::Output { line, text } => {
+                if let Some(max) = self.keep_output {
+                    // Half at a time, so that dropping costs O(1) per line.
+                    if self.output.len() >= max.max(2) {
+                        let half = self.output.len() / 2;
+                        self.output.drain(..half);
+                        self.dropped_output += half;
+                    }
+                }
+                self.output.push(TextLine { line, text });
+            }
             Event::Note { line, kind, text } => self.notes.push(Note { line, kind, text }),
             Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
             Event::End { error } => self.ended = Some(error),
@@ -275,5 +288,89 @@ impl Timeline {
     /// Lines of program output, kept or counted.
     pub fn output_count(&self) -> usize {
         self.output.len() + self.dropped_output
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(warmup: bool) -> Event {
+        Event::ProgramStart(Box::new(ProgramStart {
+            command: "prog".into(),
+            build: None,
+            godebug: "gctrace=1".into(),
+            ab: (!warmup).then_some(('A', 1)),
+            warmup,
+        }))
+    }
+
+    fn exit(code: i32) -> Event {
+        Event::ProgramExit(ProgramExit {
+            status: crate::model::ExitStatus::Code(code),
+            wall_s: 1.0,
+            cpu_s: Some(1.0),
+            other_cpus: Some(0.5),
+            stopped: None,
+        })
+    }
+
+    /// An A/B side's samples: each program that ended well, by its last Go process with
+    /// cycles (`go run` traces the go command first), with its own values and load; a
+    /// warm-up and a failed run are not samples.
+    #[test]
+    fn program_samples_are_the_main_runs_of_programs_that_ended_well() {
+        let gc = |n: u32, live: u32| {
+            format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->{live} MB, 5 MB goal, 2 P\n")
+        };
+        let mut tl = Timeline::default();
+        let mut dec = crate::trace::Decoder::new();
+        let mut push = |tl: &mut Timeline, dec: &mut crate::trace::Decoder, text: &str| {
+            dec.push(text.as_bytes(), &mut |e| tl.apply(e));
+        };
+        // A warm-up, then a program whose trace holds two processes, then a failed one.
+        tl.apply(start(true));
+        push(&mut tl, &mut dec, &gc(1, 1));
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(0));
+        tl.apply(start(false));
+        push(&mut tl, &mut dec, &(gc(1, 2) + &gc(2, 2)));
+        push(&mut tl, &mut dec, &(gc(1, 3) + &gc(2, 3) + &gc(3, 3)));
+        tl.apply(Event::ProgramValue {
+            name: "ops".into(),
+            value: 7.0,
+        });
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(0));
+        tl.apply(start(false));
+        push(&mut tl, &mut dec, &gc(1, 4));
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(2));
+        assert_eq!(tl.runs.len(), 4);
+        assert_eq!(tl.programs[1].first_run..tl.programs[1].end_run, 1..3);
+        let s = tl.program_samples();
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].cycles, 3);
+        assert_eq!(s[0].values, [("ops".to_string(), 7.0)]);
+        assert_eq!(s[0].other_cpus, Some(0.5));
+    }
+
+    /// A live pane's log keeps the latest lines, counts every one, and stays bounded.
+    #[test]
+    fn kept_output_is_bounded_and_counted() {
+        let mut tl = Timeline {
+            keep_output: Some(100),
+            ..Timeline::default()
+        };
+        for line in 1..=250 {
+            tl.apply(Event::Output {
+                line,
+                text: format!("l{line}"),
+            });
+        }
+        assert!(tl.output.len() <= 100);
+        assert_eq!(tl.output_count(), 250);
+        assert_eq!(tl.output.last().map(|t| t.line), Some(250));
+        assert!(tl.output.windows(2).all(|w| w[0].line + 1 == w[1].line));
     }
 }

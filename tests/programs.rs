@@ -378,13 +378,24 @@ fn ab_failed_runs_stop_the_ab_or_are_left_out() {
     assert_eq!(v["a_runs"], 3);
     assert_eq!(v["b_runs"], 0);
 
-    let hang = format!("{} --trace {} --speed 0 --hang", standin(), trace(GREENTEA));
+    // The shell does not always exec the command: the stop reaches the program through
+    // its process group, and nothing is left running.
+    let d = temp("timeout");
+    let pidfile = d.join("pid");
+    let hang = format!(
+        "{} --trace {} --speed 0 --hang --pidfile {}; echo after",
+        standin(),
+        trace(GREENTEA),
+        pidfile.display()
+    );
     let t0 = Instant::now();
     let (v, stderr, code) = ab_json(&["--runs", "1", "--timeout", "1s", &ok, &hang]);
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(v["runs"][1]["stopped"], "timeout");
     assert_eq!(v["runs"][1]["status"], 128 + libc::SIGTERM);
     assert!(t0.elapsed() < Duration::from_secs(10));
+    let pid = read_pid(&pidfile);
+    assert!(!alive(pid), "the timed-out program {pid} was left running");
 }
 
 /// The load other processes put on the machine is measured per run: with a busy loop

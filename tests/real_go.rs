@@ -59,7 +59,10 @@ fn ab_of_two_real_builds_says_green_tea_lowers_compulsory_gc_cpu() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     if minor < 26 {
-        return skip(&format!("{}: Green Tea is the default from Go 1.26", version.trim()));
+        return skip(&format!(
+            "{}: Green Tea is the default from Go 1.26",
+            version.trim()
+        ));
     }
     let dir = std::env::temp_dir().join(format!("gcscope-realgo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -151,7 +151,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         record: args.record.clone(),
         record_stdout: None,
         passthrough: headless,
-        detached: !headless,
+        // On a terminal, headless, the program is the user's as it would be without
+        // gcscope: it reads the terminal and Ctrl-C reaches it directly.
+        own_group: !(headless && std::io::stdin().is_terminal()),
+        no_stdin: !headless,
         timeout: None,
         metrics: Vec::new(),
         ab: None,
@@ -252,7 +255,9 @@ pub fn ab(args: AbArgs) -> Result<()> {
             record: None,
             record_stdout: None,
             passthrough: false,
-            detached: false,
+            // Runs read no input and stop as a group, on a terminal or not.
+            own_group: true,
+            no_stdin: true,
             timeout: args.timeout,
             metrics: args.metrics.clone(),
             ab: None,
@@ -265,8 +270,6 @@ pub fn ab(args: AbArgs) -> Result<()> {
     a.gctrace = level;
     b.gctrace = level;
     let headless = args.headless || args.json || !std::io::stdout().is_terminal();
-    a.detached = !headless;
-    b.detached = !headless;
     let spec = AbSpec {
         sides: [a, b],
         runs: args.runs,

@@ -44,10 +44,14 @@ pub struct ChildSpec {
     pub record_stdout: Option<PathBuf>,
     /// Copy its stdout and stderr to gcscope's as they arrive (headless).
     pub passthrough: bool,
-    /// The dashboard owns the terminal: the program reads no input and runs in its own
-    /// process group (signalled as a group). Headless, it shares gcscope's terminal and group,
-    /// so Ctrl-C reaches it as it would without gcscope.
-    pub detached: bool,
+    /// The program runs in a process group of its own, signalled as a group, so what it
+    /// starts (a shell's children: `sh -c` does not always exec) stops with it. Off only for
+    /// `run --headless` on a terminal: there it shares gcscope's group and reads the
+    /// terminal, and Ctrl-C reaches it as it would without gcscope.
+    pub own_group: bool,
+    /// The program reads no input (the dashboard owns the terminal; an A/B's runs must not
+    /// wait on it).
+    pub no_stdin: bool,
     /// Stop it (SIGTERM, then SIGKILL) after this long.
     pub timeout: Option<Duration>,
     pub metrics: Vec<UserMetric>,
@@ -196,8 +200,11 @@ pub fn run(
         .env("GODEBUG", &godebug)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if spec.detached {
-        cmd.stdin(Stdio::null()).process_group(0);
+    if spec.no_stdin {
+        cmd.stdin(Stdio::null());
+    }
+    if spec.own_group {
+        cmd.process_group(0);
     }
     let parent = std::process::id() as i32;
     // SAFETY: the closure runs in the child between fork and exec and makes only
@@ -219,7 +226,7 @@ pub fn run(
     let mut child = cmd.spawn().map_err(|e| start_error(spec, e))?;
     let pid = child.id() as i32;
     if let Ok(mut live) = LIVE.lock() {
-        live.push((pid, spec.detached));
+        live.push((pid, spec.own_group));
     }
     let (tx, rx) = mpsc::channel::<Msg>();
     let pipe = |mut r: Box<dyn Read + Send>, tx: mpsc::Sender<Msg>, err: bool| {
@@ -301,11 +308,11 @@ pub fn run(
                 if let Some(why) = why {
                     stopped = Some(why);
                     let sig = control.signal().unwrap_or(libc::SIGTERM);
-                    signal(pid, spec.detached, sig);
+                    signal(pid, spec.own_group, sig);
                     kill_at = Some(now + GRACE);
                 }
             } else if kill_at.is_some_and(|k| now >= k) {
-                signal(pid, spec.detached, libc::SIGKILL);
+                signal(pid, spec.own_group, libc::SIGKILL);
                 kill_at = None;
             }
         }
@@ -364,7 +371,7 @@ pub fn run(
         }
     }
     // A detached group may hold children of the program: they go with it.
-    if spec.detached {
+    if spec.own_group {
         signal(pid, true, libc::SIGKILL);
     }
     let at = dec.lines();
@@ -502,7 +509,8 @@ mod tests {
             record: None,
             record_stdout: None,
             passthrough: false,
-            detached: true,
+            own_group: true,
+            no_stdin: true,
             timeout: None,
             metrics: Vec::new(),
             ab: None,

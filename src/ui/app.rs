@@ -163,11 +163,19 @@ pub struct App {
     pub lab: Option<LabControl>,
 }
 
+/// Output lines a live pane keeps (about 10 MB of typical lines).
+const LIVE_OUTPUT_LINES: usize = 100_000;
+
 impl Pane {
     pub fn new(name: impl Into<String>, live: bool) -> Self {
         Pane {
             name: name.into(),
-            timeline: Timeline::default(),
+            // A live source may print without end (`gcscope run -- yes`): the log keeps its
+            // latest lines and counts the rest.
+            timeline: Timeline {
+                keep_output: live.then_some(LIVE_OUTPUT_LINES),
+                ..Timeline::default()
+            },
             live,
             run: 0,
             cursor: 0,

@@ -590,7 +590,7 @@ pub(super) fn log(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     // Counts of the whole source; the lines shown are those up to the selected cycle.
     let title = format!(
         " log to the selected cycle; in all: output {}, notes {}, problems {} ",
-        tl.output.len(),
+        tl.output_count(),
         tl.notes.len(),
         tl.problems.len()
     );
