@@ -325,7 +325,7 @@ mod tests {
         };
         let mut tl = Timeline::default();
         let mut dec = crate::trace::Decoder::new();
-        let mut push = |tl: &mut Timeline, dec: &mut crate::trace::Decoder, text: &str| {
+        let push = |tl: &mut Timeline, dec: &mut crate::trace::Decoder, text: &str| {
             dec.push(text.as_bytes(), &mut |e| tl.apply(e));
         };
         // A warm-up, then a program whose trace holds two processes, then a failed one.
