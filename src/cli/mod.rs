@@ -413,6 +413,32 @@ mod tests {
         }
     }
 
+    /// Words as a shell splits them: whitespace outside quotes; '...' and "..." quote.
+    fn shell_words(line: &str) -> Vec<String> {
+        let (mut words, mut word, mut quote, mut any) = (Vec::new(), String::new(), None, false);
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => word.push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    any = true;
+                }
+                (None, c) if c.is_whitespace() => {
+                    if any || !word.is_empty() {
+                        words.push(std::mem::take(&mut word));
+                    }
+                    any = false;
+                }
+                (None, c) => word.push(c),
+            }
+        }
+        if any || !word.is_empty() {
+            words.push(word);
+        }
+        words
+    }
+
     /// Every `gcscope` command line in the README's usage blocks parses as written.
     #[test]
     fn the_readme_commands_parse() {
@@ -426,9 +452,9 @@ mod tests {
                 let Some(start) = line.find("gcscope") else {
                     continue;
                 };
-                let words: Vec<&str> = line[start..]
-                    .split_whitespace()
-                    .take_while(|w| !matches!(*w, "|" | ">" | "&&" | "2>&1"))
+                let words: Vec<String> = shell_words(&line[start..])
+                    .into_iter()
+                    .take_while(|w| !matches!(w.as_str(), "|" | ">" | "&&" | "2>&1"))
                     .collect();
                 if let Err(e) = Cli::try_parse_from(&words) {
                     panic!("README: {line:?} does not parse: {e}");

@@ -57,11 +57,20 @@ fn build_and_level(program: Option<PathBuf>, gctrace: Option<u8>) -> (Option<Str
     let build = program
         .and_then(|p| locate(&p))
         .and_then(|p| gobuild::read(&p).ok().flatten());
+    // Before Go 1.25 gctrace=2 prints exactly what 1 does (checked on 1.19 and 1.21-1.24:
+    // same gc lines, nothing else, same cost); very old runtimes (Go 1.4-1.5 era) repeated
+    // each collection under it. So 2 only where it adds the scan: lines, and 1 for a program
+    // whose Go version is unknown.
     let level = gctrace.unwrap_or(match build.as_ref().and_then(|b| b.minor()) {
         Some(v) if v >= (1, 25) => 2,
         _ => 1,
     });
-    (build.map(|b| b.label()), level)
+    let label = build.map(|b| match b.green_tea() {
+        Some(true) => format!("{} (Green Tea)", b.label()),
+        Some(false) => format!("{} (legacy marking)", b.label()),
+        None => b.label(),
+    });
+    (label, level)
 }
 
 /// Stops the program(s) when gcscope is sent SIGINT, SIGTERM, SIGHUP or SIGQUIT while
