@@ -705,3 +705,161 @@ fn the_help_fits_the_smallest_terminal() {
     }
     assert!(!s.contains("more: a taller terminal"), "{s}");
 }
+
+/// Events of one program run (`gcscope run`/`ab`) replaying a recorded trace: its start,
+/// its gc lines, a `--metric` value and its exit.
+fn program_run(
+    app: &mut App,
+    pane: usize,
+    dec: &mut trace::Decoder,
+    file: &str,
+    run: usize,
+    ops: f64,
+) {
+    use gcscope::model::{ExitStatus, ProgramExit, ProgramStart};
+    let side = if pane == 0 { 'A' } else { 'B' };
+    app.apply(
+        pane,
+        Event::ProgramStart(Box::new(ProgramStart {
+            command: format!("./{file} -mode tree"),
+            build: Some(if pane == 0 {
+                "go1.27.3 GOEXPERIMENT=nogreenteagc (legacy marking)".into()
+            } else {
+                "go1.27.3 (Green Tea)".into()
+            }),
+            godebug: "gctrace=1".into(),
+            ab: Some((side, run)),
+            warmup: false,
+        })),
+    );
+    let bytes = std::fs::read(path(file)).unwrap();
+    let mut events = Vec::new();
+    dec.push(&bytes, &mut |e| events.push(e));
+    dec.new_stream(&mut |e| events.push(e));
+    for e in events {
+        app.apply(pane, e);
+    }
+    app.apply(
+        pane,
+        Event::ProgramValue {
+            name: "ops".into(),
+            value: ops,
+        },
+    );
+    app.apply(
+        pane,
+        Event::ProgramExit(ProgramExit {
+            status: ExitStatus::Code(0),
+            wall_s: 9.5,
+            cpu_s: Some(18.0),
+            other_cpus: Some(0.02),
+            stopped: None,
+        }),
+    );
+}
+
+/// `gcscope ab` in the dashboard: each side follows its current run, and the strip
+/// compares the runs that ended, by compare's rule: no verdict at 2 a side, a verdict at 3.
+#[test]
+fn an_ab_of_programs_fills_the_strip_run_by_run() {
+    let mut app = App::new(vec![
+        Pane::new("./leg -mode tree", true),
+        Pane::new("./gt -mode tree", true),
+    ]);
+    let mut decs = [trace::Decoder::new(), trace::Decoder::new()];
+    let files = [
+        "go/go1.27.3_legacy_tree_p2_r1.log",
+        "go/go1.27.3_greentea_tree_p2_r1.log",
+    ];
+    for run in 1..=2 {
+        for side in 0..2 {
+            program_run(
+                &mut app,
+                side,
+                &mut decs[side],
+                files[side],
+                run,
+                100.0 + side as f64 * 30.0,
+            );
+        }
+    }
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("runs that ended well, A 2, B 2"), "{s}");
+    let row = |s: &str, label: &str| -> String {
+        s.lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{s}"))
+            .to_string()
+    };
+    assert!(row(&s, "compulsory CPU").contains(" ~ "), "{s}");
+    let why = |app: &App| {
+        app.comparison
+            .iter()
+            .find(|r| r.metric == "compulsory_cpu_ms_per_cycle")
+            .and_then(|r| r.why.clone())
+    };
+    assert_eq!(why(&app).as_deref(), Some("2 runs a side; a verdict needs 3"));
+    for side in 0..2 {
+        program_run(
+            &mut app,
+            side,
+            &mut decs[side],
+            files[side],
+            3,
+            100.0 + side as f64 * 30.0,
+        );
+    }
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("runs that ended well, A 3, B 3"), "{s}");
+    assert!(row(&s, "compulsory CPU").contains("-46.2%"), "{s}");
+    assert_eq!(why(&app), None);
+    assert!(row(&s, "ops").contains("+30.0%"), "{s}");
+    // Each side shows its latest run, and how it ended.
+    assert_eq!(app.panes[0].run, 2);
+    insta::assert_snapshot!(s);
+    let wide = screen(&mut app, 200, 50);
+    assert!(wide.contains("run 3 exited: exit status 0"), "{wide}");
+    assert!(wide.contains("GOEXPERIMENT=nogreenteagc (legacy marking)"), "{wide}");
+}
+
+/// `gcscope run` of a program that printed nothing the reader takes for a gc line: the
+/// guide says what gcscope set and why there may be none, not how to set gctrace.
+#[test]
+fn a_program_without_gc_lines_gets_its_own_guide() {
+    use gcscope::model::{ExitStatus, ProgramExit, ProgramStart};
+    let mut app = App::new(vec![Pane::new("./server -port 8080", true)]);
+    app.apply(
+        0,
+        Event::ProgramStart(Box::new(ProgramStart {
+            command: "./server -port 8080".into(),
+            build: None,
+            godebug: "madvdontneed=1,gctrace=1".into(),
+            ab: None,
+            warmup: false,
+        })),
+    );
+    app.apply(
+        0,
+        Event::Output {
+            line: 0,
+            text: "listening on :8080".into(),
+        },
+    );
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("GODEBUG=madvdontneed=1,gctrace=1"), "{s}");
+    assert!(s.contains("last output: listening on :8080"), "{s}");
+    assert!(s.contains("running"), "{s}");
+    app.apply(
+        0,
+        Event::ProgramExit(ProgramExit {
+            status: ExitStatus::Signal(15),
+            wall_s: 1.0,
+            cpu_s: None,
+            other_cpus: None,
+            stopped: Some(gcscope::model::Stopped::User),
+        }),
+    );
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("stopped: killed by signal 15 (SIGTERM)"), "{s}");
+    insta::assert_snapshot!(s);
+}

@@ -228,11 +228,20 @@ pub fn run(
     if let Ok(mut live) = LIVE.lock() {
         live.push((pid, spec.own_group));
     }
-    let (tx, rx) = mpsc::channel::<Msg>();
-    let pipe = |mut r: Box<dyn Read + Send>, tx: mpsc::Sender<Msg>, err: bool| {
+    // Bounded: a program that prints faster than gcscope reads waits on its pipe, as it
+    // would on a terminal, instead of gcscope's memory growing.
+    let (tx, rx) = mpsc::sync_channel::<Msg>(64);
+    // Set when gcscope's own stdout is gone (`gcscope run --headless -- prog | head`): the
+    // program's stdout pipe is closed, so it meets the closed pipe it would have met.
+    let stdout_gone = Arc::new(AtomicBool::new(false));
+    let pipe = |mut r: Box<dyn Read + Send>, tx: mpsc::SyncSender<Msg>, err: bool| {
+        let gone = stdout_gone.clone();
         std::thread::spawn(move || {
             let mut buf = vec![0u8; 64 * 1024];
             loop {
+                if !err && gone.load(SeqCst) {
+                    break;
+                }
                 match r.read(&mut buf) {
                     Ok(0) => break,
                     Ok(n) => {
@@ -350,9 +359,13 @@ pub fn run(
                         record_stdout = None;
                     }
                 }
-                if spec.passthrough {
+                if spec.passthrough && !stdout_gone.load(SeqCst) {
                     let mut o = std::io::stdout().lock();
-                    let _ = o.write_all(&bytes).and_then(|_| o.flush());
+                    if let Err(e) = o.write_all(&bytes).and_then(|_| o.flush()) {
+                        if e.kind() == std::io::ErrorKind::BrokenPipe {
+                            stdout_gone.store(true, SeqCst);
+                        }
+                    }
                 }
                 // Numbered after the trace line before it, so the log shows it in order.
                 let at = dec.lines();

@@ -188,8 +188,21 @@ where
     let mut sources_open = true;
     let mut signals = Signals::new()?;
     loop {
+        // Keys, signals and frames before source events: a source that never pauses (a
+        // program printing without end) must not starve q or the screen.
         tokio::select! {
             biased;
+            ev = input.next() => match ev {
+                Some(Ok(ev)) => handle(&mut app, ev),
+                Some(Err(e)) => return Err(e.into()),
+                None => app.quit = true,
+            },
+            signal = signals.recv() => return Ok((app, Some(signal))),
+            _ = frame.tick() => {
+                app.tick(clock());
+                app.refresh();
+                terminal.draw(|f| view::draw(f, &app, theme))?;
+            }
             batch = rx.recv(), if sources_open => match batch {
                 Some(b) => {
                     apply(&mut app, b);
@@ -205,17 +218,6 @@ where
                 }
                 None => sources_open = false,
             },
-            ev = input.next() => match ev {
-                Some(Ok(ev)) => handle(&mut app, ev),
-                Some(Err(e)) => return Err(e.into()),
-                None => app.quit = true,
-            },
-            signal = signals.recv() => return Ok((app, Some(signal))),
-            _ = frame.tick() => {
-                app.tick(clock());
-                app.refresh();
-                terminal.draw(|f| view::draw(f, &app, theme))?;
-            }
         }
         if app.quit {
             return Ok((app, None));

@@ -624,6 +624,30 @@ pub(super) fn guide(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
             lines.push(Line::from(format!("  line {}: {}", pr.line, pr.reason)));
         }
     }
+    if let Some(g) = tl.programs.last() {
+        // A program gcscope started: GODEBUG is set; why there may be no lines yet.
+        for text in [
+            String::new(),
+            format!("gcscope started it with GODEBUG={}.", g.start.godebug),
+            "A Go program prints a gc line at each collection; none yet can mean:".into(),
+            "  it has not collected yet (a small or idle heap), or it is not a Go program,".into(),
+            "  or its command sets GODEBUG itself without gctrace (`GODEBUG=x=1 ./prog`),".into(),
+            "  or it sends its stderr elsewhere.".into(),
+        ] {
+            lines.push(Line::from(text));
+        }
+        if let Some(last) = tl.output.last() {
+            lines.push(Line::from(""));
+            lines.push(Line::from(format!("last output: {}", last.text)));
+        }
+        f.render_widget(
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .block(block(" no cycles ")),
+            area,
+        );
+        return;
+    }
     for text in [
         "",
         "Go prints one line per GC cycle on standard error when GODEBUG has gctrace=1:",
