@@ -435,3 +435,32 @@ fn ab_reports_a_busy_machine() {
         .unwrap();
     assert!(mean > 0.6, "a busy loop is about one CPU: {mean}");
 }
+
+/// `gcscope run --headless -- yes | head -1`: when gcscope's stdout closes, the program's
+/// does too, so it ends as it would in the pipe (SIGPIPE), and gcscope with its status.
+#[test]
+fn run_headless_passes_a_closed_stdout_on_to_the_program() {
+    use std::io::Read;
+    let mut child = gcscope()
+        .args(["run", "--headless", "--", "yes"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = [0u8; 4];
+    out.read_exact(&mut buf).unwrap();
+    drop(out);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("gcscope kept running after its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(128 + libc::SIGPIPE));
+}

@@ -798,7 +798,10 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
             .find(|r| r.metric == "compulsory_cpu_ms_per_cycle")
             .and_then(|r| r.why.clone())
     };
-    assert_eq!(why(&app).as_deref(), Some("2 runs a side; a verdict needs 3"));
+    assert_eq!(
+        why(&app).as_deref(),
+        Some("2 runs a side; a verdict needs 3")
+    );
     for side in 0..2 {
         program_run(
             &mut app,
@@ -819,7 +822,10 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
     insta::assert_snapshot!(s);
     let wide = screen(&mut app, 200, 50);
     assert!(wide.contains("run 3 exited: exit status 0"), "{wide}");
-    assert!(wide.contains("GOEXPERIMENT=nogreenteagc (legacy marking)"), "{wide}");
+    assert!(
+        wide.contains("GOEXPERIMENT=nogreenteagc (legacy marking)"),
+        "{wide}"
+    );
 }
 
 /// `gcscope run` of a program that printed nothing the reader takes for a gc line: the
