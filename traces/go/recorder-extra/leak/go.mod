@@ -1,0 +1,3 @@
+module leak
+
+go 1.21
