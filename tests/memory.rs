@@ -1,6 +1,7 @@
 //! Memory that does not grow with the output: `summary --json` and `--csv` of 1,000,000 real
-//! lines from standard input stay under 64 MiB, and CSV rows come out while the input is still
-//! being written.
+//! lines from standard input stay under 80 MiB, and CSV rows come out while the input is still
+//! being written. (The input restarts its cycle counter every 116 lines: 8,584 runs, each with
+//! its bounded statistics and findings facts, about 1.5 KB of them a run since the findings.)
 #![cfg(unix)]
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
@@ -52,7 +53,7 @@ fn watch_peak(pid: u32) -> std::thread::JoinHandle<u64> {
 }
 
 #[test]
-fn json_and_csv_of_a_million_lines_from_stdin_stay_under_64_mib_and_csv_streams() {
+fn json_and_csv_of_a_million_lines_from_stdin_stay_under_80_mib_and_csv_streams() {
     let input = million_lines();
     for args in [["summary", "--json", "-"], ["summary", "--csv", "-"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
@@ -101,7 +102,7 @@ fn json_and_csv_of_a_million_lines_from_stdin_stay_under_64_mib_and_csv_streams(
         assert!(child.wait().unwrap().success(), "{args:?}");
         assert!(lines > 1000, "{args:?}: {lines} lines");
         let peak = peak.join().unwrap();
-        assert!(peak > 0 && peak < 64 << 10, "{args:?}: peak {peak} KiB");
+        assert!(peak > 0 && peak < 80 << 10, "{args:?}: peak {peak} KiB");
         eprintln!("{args:?}: {lines} lines out, peak {peak} KiB");
     }
 }

@@ -869,3 +869,25 @@ fn a_program_without_gc_lines_gets_its_own_guide() {
     assert!(s.contains("stopped: killed by signal 15 (SIGTERM)"), "{s}");
     insta::assert_snapshot!(s);
 }
+
+/// `i` opens the focused side's findings; a digit goes to that finding's first evidence
+/// cycle and says so; the overlay lists each with its severity and evidence.
+#[test]
+fn the_findings_overlay_jumps_to_evidence() {
+    let mut a = app(&["go/go1.27.3_greentea_heapleak_p2_live-growth.log"]);
+    a.act(Action::Findings);
+    let s = screen(&mut a, 100, 30);
+    assert!(s.contains("1 warn live_growth  (gc 37, gc 45)"), "{s}");
+    insta::assert_snapshot!(s);
+    a.findings_key(Some('1'));
+    assert!(!a.findings);
+    let p = &a.panes[0];
+    assert_eq!(p.selected().map(|c| c.num), Some(37));
+    assert_eq!(
+        a.notice.as_deref(),
+        Some("live_growth: gc 37, its first evidence cycle")
+    );
+    a.act(Action::Findings);
+    a.findings_key(Some('9'));
+    assert_eq!(a.notice.as_deref(), Some("no finding 9"));
+}

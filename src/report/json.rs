@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 #[derive(Serialize)]
 pub struct SummaryJson<'a> {
     pub runs: Runs<'a>,
+    /// What each run's numbers say (docs/FINDINGS.md), most severe first within a run.
+    pub findings: Findings<'a>,
     pub problems: Problems<'a>,
     pub notes: BTreeMap<&'static str, usize>,
     pub sources: Vec<SourceJson<'a>>,
@@ -22,6 +24,42 @@ pub struct Runs<'a>(&'a [Source]);
 
 /// Every problem of every source.
 pub struct Problems<'a>(&'a [Source]);
+
+/// Every finding of every run, with the run it is of.
+pub struct Findings<'a>(&'a [Source]);
+
+#[derive(Serialize)]
+pub struct FindingJson<'a> {
+    pub source: &'a str,
+    /// 1-based run number within its source, as in `runs[]`.
+    pub run: usize,
+    #[serde(flatten)]
+    pub finding: crate::stats::findings::Finding,
+}
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // One run summarised at a time, as `Runs` does: thousands of runs' summaries are
+        // never held together.
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            src.timeline
+                .runs
+                .iter()
+                .filter_map(|r| r.summary())
+                .enumerate()
+                .flat_map(move |(i, summary)| {
+                    summary
+                        .findings
+                        .into_iter()
+                        .map(move |finding| FindingJson {
+                            source: &src.name,
+                            run: i + 1,
+                            finding,
+                        })
+                })
+        }))
+    }
+}
 
 #[derive(Serialize)]
 pub struct RunJson<'a> {
@@ -87,6 +125,7 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
     }
     SummaryJson {
         runs: Runs(sources),
+        findings: Findings(sources),
         problems: Problems(sources),
         notes,
         sources: sources
@@ -117,6 +156,47 @@ pub struct CompareJson {
     /// "scale 1 vs 2": not one experiment. Empty for Go traces.
     pub mismatch: Vec<String>,
     pub metrics: Vec<Row>,
+    /// Each finding either side has: in how many of each side's runs (docs/FINDINGS.md).
+    pub findings: Vec<FindingCount>,
+}
+
+#[derive(Serialize)]
+pub struct FindingCount {
+    pub id: &'static str,
+    pub a_runs: usize,
+    pub b_runs: usize,
+}
+
+fn finding_counts(a: &[RunSummary], b: &[RunSummary]) -> Vec<FindingCount> {
+    let mut out: Vec<FindingCount> = Vec::new();
+    for (side, runs) in [(0, a), (1, b)] {
+        for r in runs {
+            // A run counts once per id, however many times its rule names it.
+            let mut ids: Vec<&'static str> = r.findings.iter().map(|f| f.id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                let at = match out.iter().position(|c| c.id == id) {
+                    Some(i) => i,
+                    None => {
+                        out.push(FindingCount {
+                            id,
+                            a_runs: 0,
+                            b_runs: 0,
+                        });
+                        out.len() - 1
+                    }
+                };
+                if side == 0 {
+                    out[at].a_runs += 1;
+                } else {
+                    out[at].b_runs += 1;
+                }
+            }
+        }
+    }
+    out.sort_by_key(|c| c.id);
+    out
 }
 
 /// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
@@ -148,5 +228,6 @@ pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
         b_loaded_runs: loaded(&sb),
         mismatch: crate::model::settings::mismatches(labels(&sa), labels(&sb)),
         metrics: compare::compare(&sa, &sb),
+        findings: finding_counts(&sa, &sb),
     }
 }

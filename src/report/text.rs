@@ -4,6 +4,7 @@ use super::Source;
 use crate::fmt::{escape_controls, go_ms, pct, row_spread, verdict_text, Fixed};
 use crate::model::NoteKind;
 use crate::stats::compare::{Row, Verdict, MIN_RUNS};
+use crate::stats::findings::Severity;
 use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use crate::stats::Spread;
 use crate::timeline::Run;
@@ -296,6 +297,25 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             );
         }
     }
+    for f in &r.findings {
+        let evidence = if f.cycles.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " [gc {}]",
+                f.cycles
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let sev = match f.severity {
+            Severity::Warn => "warn",
+            Severity::Info => "info",
+        };
+        let _ = writeln!(o, "  finding      {sev} {}{evidence}: {}", f.id, f.text);
+    }
 }
 
 /// `1 cycle`, `2 cycles`: a count and its noun, in the singular only for one.
@@ -426,6 +446,21 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     }
     if c.a_runs < 4 || c.b_runs < 4 {
         let _ = writeln!(o, "(p-values need at least 4 runs a side)");
+    }
+    // What one side's runs show and the other's do not (`summary` says why, per run).
+    let differ: Vec<String> = c
+        .findings
+        .iter()
+        .filter(|f| f.a_runs * c.b_runs != f.b_runs * c.a_runs)
+        .map(|f| {
+            format!(
+                "{} in A {}/{} runs, B {}/{}",
+                f.id, f.a_runs, c.a_runs, f.b_runs, c.b_runs
+            )
+        })
+        .collect();
+    if !differ.is_empty() {
+        let _ = writeln!(o, "findings that differ: {}", differ.join("; "));
     }
     o
 }

@@ -1,5 +1,6 @@
 //! The statistics engine: a run's running statistics, updated cycle by cycle.
 
+use super::findings::Facts;
 use super::percentile::percentiles_of;
 use super::summary::{
     ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
@@ -91,6 +92,8 @@ struct Figures {
     goal: Option<(u64, u64)>,
     scan: ScanAcc,
     lab: LabAcc,
+    /// What the findings need (bounded; `findings::Facts`).
+    facts: Facts,
 }
 
 /// Per cycle, ns: the figures of `Col`, one row a cycle.
@@ -505,6 +508,7 @@ impl Figures {
         if let Some(l) = &c.lab {
             self.lab.push(l);
         }
+        self.facts.push(c);
     }
 
     /// `other`'s cycles after these.
@@ -524,6 +528,7 @@ impl Figures {
         add_clock(&mut self.clock, &other.clock);
         self.gc_cpu = self.gc_cpu.saturating_add(other.gc_cpu);
         self.per.append(&other.per);
+        self.facts.append(&other.facts);
         self.pause_max = self.pause_max.max(other.pause_max);
         self.mark_max = self.mark_max.max(other.mark_max);
         for (mine, theirs) in [(&mut self.live, other.live), (&mut self.goal, other.goal)] {
@@ -554,8 +559,9 @@ impl Figures {
             .saturating_add(cpu.idle);
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
-        Some(RunSummary {
+        let mut s = RunSummary {
             label: None,
+            findings: Vec::new(),
             values: Vec::new(),
             other_cpus: None,
             format: self.format,
@@ -610,7 +616,9 @@ impl Figures {
                 l.offcpu_share = (wall > 0.0).then(|| l.offcpu_ms / wall);
                 l
             }),
-        })
+        };
+        s.findings = super::findings::evaluate(&s, &self.facts);
+        Some(s)
     }
 
     fn scan_summary(&self) -> Option<ScanSummary> {

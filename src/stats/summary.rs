@@ -55,6 +55,10 @@ pub struct RunSummary {
     pub scan: Option<ScanSummary>,
     /// From the lab's `lab:` lines, when present.
     pub lab: Option<LabSummary>,
+    /// What the run's numbers say (`findings::evaluate`): in `summary --json` as the
+    /// top-level `findings` list, not here.
+    #[serde(skip)]
+    pub findings: Vec<super::findings::Finding>,
     /// The program's own figures (`--metric NAME=REGEX` of `ab` and `compare`), in the order
     /// first seen.
     #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "as_map")]

@@ -165,6 +165,62 @@ pub fn cycle_text(c: &Cycle) -> String {
     s
 }
 
+/// `{:.N}` (N <= 3) of a float, the same text, without the general float-formatting
+/// algorithm, which took most of a large summary's printing time: the value times 10^N is
+/// rounded in floating point, which picks the same digits as exact decimal rounding unless
+/// the value is within a hair of a tie (or large); those go to the exact algorithm.
+pub struct Fixed(pub f64, pub usize);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const POW10: [u64; 4] = [1, 10, 100, 1000];
+        let Fixed(v, decimals) = *self;
+        if let Some(&pow) = POW10.get(decimals) {
+            let scaled = v * pow as f64;
+            // Below 1e9 the one rounding of `scaled` is off by less than 2e-7.
+            if v.is_sign_positive() && scaled < 1e9 {
+                let floor = scaled.floor();
+                let frac = scaled - floor;
+                if (frac - 0.5).abs() > 1e-6 {
+                    let n = floor as u64 + u64::from(frac > 0.5);
+                    return if decimals == 0 {
+                        write!(f, "{n}")
+                    } else {
+                        write!(f, "{}.{:0w$}", n / pow, n % pow, w = decimals)
+                    };
+                }
+            }
+        }
+        write!(f, "{v:.decimals$}")
+    }
+}
+
+/// Milliseconds at the precision gctrace prints them (the runtime's `fmtNSAsMS`): whole
+/// milliseconds from 10 ms, below that two significant digits and at most three decimals
+/// (`164`, `4.0`, `0.52`, `0.080`). A figure made of gctrace's values (a median, a
+/// percentile, a sum) is printed no finer than its inputs were; rounded, where Go truncates a
+/// cycle's value (`trace::format::ms` prints a cycle's).
+pub fn go_ms(v: f64) -> String {
+    let a = v.abs();
+    let decimals = if a >= 9.5 {
+        0
+    } else if a >= 0.995 {
+        1
+    } else if a >= 0.0995 {
+        2
+    } else {
+        3
+    };
+    if v == 0.0 {
+        // Go prints a zero as `0`.
+        return "0".into();
+    }
+    if v < 0.0 {
+        return format!("{v:.decimals$}");
+    }
+    Fixed(v, decimals).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,6 +139,8 @@ pub struct App {
     pub replay_t: u64,
     last_tick: Option<Duration>,
     pub help: bool,
+    /// The findings overlay is open (`i`): 1-9 go to a finding's first evidence cycle.
+    pub findings: bool,
     /// `/` typed: the digits so far.
     pub jump: Option<String>,
     /// Cycles across the charts' width; `None` fits the whole run.
@@ -296,6 +298,7 @@ impl App {
             replay_t: 0,
             last_tick: None,
             help: false,
+            findings: false,
             jump: None,
             zoom: None,
             link: Link::Index,
@@ -503,6 +506,7 @@ impl App {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = !self.help,
+            Action::Findings => self.findings = !self.findings,
             Action::PlayPause => {
                 if self.playing {
                     self.playing = false;
@@ -586,6 +590,31 @@ impl App {
     }
 
     /// A key typed while `/` waits for a cycle number.
+    /// A key while the findings overlay is open: 1-9 go to that finding's first evidence
+    /// cycle on the focused side (and say which); any key closes the overlay.
+    pub fn findings_key(&mut self, c: Option<char>) {
+        self.findings = false;
+        let Some(k) = c.and_then(|c| c.to_digit(10)).filter(|&k| k >= 1) else {
+            return;
+        };
+        let found = self
+            .panes
+            .get(self.focus)
+            .and_then(|p| p.summary.as_ref())
+            .and_then(|s| s.findings.get(k as usize - 1))
+            .map(|f| (f.id, f.cycles.first().copied()));
+        match found {
+            Some((id, Some(num))) => {
+                self.seek_cycle_number(num);
+                self.notice = Some(format!("{id}: gc {num}, its first evidence cycle"));
+            }
+            Some((id, None)) => {
+                self.notice = Some(format!("{id} is about the whole run, not one cycle"));
+            }
+            None => self.notice = Some(format!("no finding {k}")),
+        }
+    }
+
     pub fn jump_key(&mut self, c: Option<char>) {
         let Some(buf) = self.jump.as_mut() else {
             return;

@@ -20,6 +20,7 @@ macro_rules! actions {
 actions! {
     Quit,
     Help,
+    Findings,
     PlayPause,
     StepBack,
     StepForward,
@@ -78,11 +79,18 @@ pub const BINDINGS: &[Binding] = &[
         hint: Some("quit"),
     },
     Binding {
-        keys: "?",
+        keys: "? i",
         codes: &[KeyCode::Char('?'), KeyCode::Char('h')],
         action: Action::Help,
-        help: "this help",
+        help: "this help / findings of the run (1-9: go to its cycle)",
         hint: Some("help"),
+    },
+    Binding {
+        keys: "",
+        codes: &[KeyCode::Char('i')],
+        action: Action::Findings,
+        help: "",
+        hint: None,
     },
     Binding {
         keys: "space",

@@ -234,7 +234,13 @@ fn apply(app: &mut App, (id, events): Batch) {
 fn handle(app: &mut App, ev: Term) {
     match ev {
         Term::Key(k) if k.kind != KeyEventKind::Release => {
-            if app.jump.is_some() {
+            if app.findings && k.code != crossterm::event::KeyCode::Char('i') {
+                let c = match k.code {
+                    crossterm::event::KeyCode::Char(c) => Some(c),
+                    _ => None,
+                };
+                app.findings_key(c);
+            } else if app.jump.is_some() {
                 use crossterm::event::KeyCode;
                 let c = match k.code {
                     KeyCode::Char(c) => Some(c),

@@ -72,6 +72,8 @@ pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
     hint_bar(f, app, hints, theme);
     if app.help {
         help(f, area, theme);
+    } else if app.findings {
+        panels::findings(f, app, area, theme);
     }
 }
 
@@ -398,6 +400,13 @@ fn header_named(
     spans.push(Span::styled(state, theme.bold()));
     if let Some(b) = program.and_then(|g| g.start.build.as_deref()) {
         spans.push(Span::raw(b.to_string()));
+    }
+    // What the run's numbers say: `i` opens them.
+    if let Some(n) = s.map(|s| s.findings.len()).filter(|&n| n > 0) {
+        spans.push(Span::styled(
+            format!("{n} finding{} (i)", if n == 1 { "" } else { "s" }),
+            theme.bold(),
+        ));
     }
     // The lab's mark segments spent much of their time descheduled by the OS: wall-clock
     // figures moved with the load (docs/SUMMARY.md, offcpu_share).
