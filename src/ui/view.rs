@@ -363,14 +363,21 @@ fn header_named(
             (None, true) => "warm-up ".to_string(),
             (None, false) => String::new(),
         };
+        // Short: in an A/B at 80 columns a side's header has 40.
+        let status = |s: crate::model::ExitStatus| match s {
+            crate::model::ExitStatus::Code(c) => format!("exited {c}"),
+            other => other.to_string(),
+        };
         match g.exit {
             None => format!("{which}running"),
             Some(e) => match e.stopped {
                 Some(crate::model::Stopped::Timeout) => {
-                    format!("{which}stopped at the time cap: {}", e.status)
+                    format!("{which}timed out ({})", status(e.status))
                 }
-                Some(crate::model::Stopped::User) => format!("{which}stopped: {}", e.status),
-                None => format!("{which}exited: {}", e.status),
+                Some(crate::model::Stopped::User) => {
+                    format!("{which}stopped ({})", status(e.status))
+                }
+                None => format!("{which}{}", status(e.status)),
             },
         }
     } else if p.live {
@@ -384,11 +391,20 @@ fn header_named(
         format!("⏸ x{}", SPEEDS[app.speed])
     };
     let sel = p.selected();
-    let name = fit(&format!("{side}{name}"), area.width as usize);
-    let mut spans = vec![
-        Span::styled(name, name_style),
-        Span::raw(format!("cycles {}/{}", p.cycles().len(), total)),
-    ];
+    // A program's command can be long, and how its run is going matters most: the name
+    // gives way to half the row, and the state comes right after it.
+    let name_w = if program.is_some() {
+        (area.width as usize / 2).max(12)
+    } else {
+        area.width as usize
+    };
+    let name = fit(&format!("{side}{name}"), name_w);
+    let mut spans = vec![Span::styled(name, name_style)];
+    let state_first = program.is_some();
+    if state_first {
+        spans.push(Span::styled(state.clone(), theme.bold()));
+    }
+    spans.push(Span::raw(format!("cycles {}/{}", p.cycles().len(), total)));
     if let Some(c) = sel {
         spans.push(Span::raw(format!("GC CPU {}%", c.cum_pct)));
         spans.push(Span::raw(format!(
@@ -397,7 +413,9 @@ fn header_named(
             c.at as f64 / 1e9
         )));
     }
-    spans.push(Span::styled(state, theme.bold()));
+    if !state_first {
+        spans.push(Span::styled(state, theme.bold()));
+    }
     if let Some(b) = program.and_then(|g| g.start.build.as_deref()) {
         spans.push(Span::raw(b.to_string()));
     }
