@@ -109,23 +109,7 @@ enum Command {
     /// (SIGTERM, then SIGKILL after 3 s); it never outlives gcscope. Headless (or without a
     /// terminal) its output passes through, the summary follows on stderr, and gcscope exits
     /// with the program's status.
-    Run {
-        /// Write the program's stderr (its gc lines and other messages) to FILE byte for
-        /// byte, for `gcscope view/summary/compare` later.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// gctrace level: 1, or 2 for page scan counters (Go 1.25+). Default: 2 for a Go 1.25+
-        /// binary, else 1.
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-        gctrace: Option<u8>,
-        /// No dashboard: the program's output passes through, the summary is printed (to
-        /// stderr) at its end.
-        #[arg(long)]
-        headless: bool,
-        /// The program and its arguments, after `--`.
-        #[arg(last = true, required = true, num_args = 1.., value_name = "CMD")]
-        command: Vec<std::ffi::OsString>,
-    },
+    Run(run::RunArgs),
     /// A/B two commands: run interleaved, A B A B ..., gctrace on, then compare's table.
     ///
     /// Each command is one argument, run by `sh -c` (so `GOGC=50 ./prog` works), with the
@@ -133,44 +117,7 @@ enum Command {
     /// verdict needs 3 runs a side whose ranges do not overlap (as `compare`). Runs that
     /// fail (non-zero status, a signal, the time cap) are reported and left out. The load
     /// other processes put on the machine is measured per run and reported.
-    Ab {
-        /// Command A (the baseline).
-        a: String,
-        /// Command B.
-        b: String,
-        /// Measured runs a side (1-1000).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
-        runs: u16,
-        /// Runs a side before the measured ones (A B each), not compared.
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=100))]
-        warmup: u16,
-        /// Record every run in DIR: `a-01.log` (stderr, byte for byte), `a-01.stdout`, and
-        /// `runs.tsv` with the order, statuses, times and load.
-        #[arg(long, value_name = "DIR")]
-        record: Option<PathBuf>,
-        /// The comparison as JSON on stdout, with verdicts and every run (implies
-        /// --headless; progress goes to stderr).
-        #[arg(long)]
-        json: bool,
-        /// No dashboard: progress on stderr, the table at the end.
-        #[arg(long)]
-        headless: bool,
-        /// A figure of the program's own (throughput, latency), compared beside the GC's:
-        /// NAME=REGEX, the number in the regex's first group on the last output line (stdout
-        /// or stderr) it matches in each run. Repeatable.
-        #[arg(long = "metric", value_name = "NAME=REGEX", value_parser = parse_metric)]
-        metrics: Vec<UserMetric>,
-        /// gctrace level for both sides: default 2 when both are Go 1.25+ binaries, else 1.
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-        gctrace: Option<u8>,
-        /// Stop a run that lasts longer than this (SIGTERM, then SIGKILL): it counts as failed.
-        /// `30s`, `2m`, or plain seconds.
-        #[arg(long, value_parser = lab::parse_duration)]
-        timeout: Option<std::time::Duration>,
-        /// Go on after a failed run (it is left out) instead of stopping the A/B.
-        #[arg(long)]
-        keep_going: bool,
-    },
+    Ab(run::AbArgs),
     /// An A/B that plays by itself: two real Go 1.27.3 traces built in, legacy vs Green Tea.
     ///
     /// The same program (a graph heap, 2 P) recorded under GODEBUG=gctrace=2 with Go 1.27.3,
@@ -269,42 +216,8 @@ pub fn run() -> Result<()> {
             matches!(format, CompareFormat::Bench),
             &metrics,
         ),
-        Some(Command::Run {
-            record,
-            gctrace,
-            headless,
-            command,
-        }) => run::run(run::RunArgs {
-            command,
-            record,
-            gctrace,
-            headless,
-        }),
-        Some(Command::Ab {
-            a,
-            b,
-            runs,
-            warmup,
-            record,
-            json,
-            headless,
-            metrics,
-            gctrace,
-            timeout,
-            keep_going,
-        }) => run::ab(run::AbArgs {
-            a,
-            b,
-            runs: usize::from(runs),
-            warmup: usize::from(warmup),
-            record,
-            json,
-            headless,
-            metrics,
-            gctrace,
-            timeout,
-            keep_going,
-        }),
+        Some(Command::Run(args)) => run::run(args),
+        Some(Command::Ab(args)) => run::ab(args),
     }
 }
 

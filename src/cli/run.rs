@@ -11,7 +11,6 @@ use gcscope::source::Spec;
 use gcscope::timeline::Timeline;
 use gcscope::trace::metric::UserMetric;
 use gcscope::trace::Decoder;
-use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -133,11 +132,24 @@ fn stop_after_dashboard(control: &ChildControl, result: &Result<()>) {
     }
 }
 
+/// `gcscope run`'s arguments.
+#[derive(clap::Args)]
 pub struct RunArgs {
-    pub command: Vec<OsString>,
+    /// Write the program's stderr (its gc lines and other messages) to FILE byte for
+    /// byte, for `gcscope view/summary/compare` later.
+    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// gctrace level: 1, or 2 for page scan counters (Go 1.25+). Default: 2 for a Go 1.25+
+    /// binary, else 1.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub gctrace: Option<u8>,
+    /// No dashboard: the program's output passes through, the summary is printed (to
+    /// stderr) at its end.
+    #[arg(long)]
     pub headless: bool,
+    /// The program and its arguments, after `--`.
+    #[arg(last = true, required = true, num_args = 1.., value_name = "CMD")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
@@ -239,17 +251,44 @@ fn run_line(display: &str, exit: &gcscope::model::ProgramExit) -> String {
     s
 }
 
+/// `gcscope ab`'s arguments.
+#[derive(clap::Args)]
 pub struct AbArgs {
+    /// Command A (the baseline).
     pub a: String,
+    /// Command B.
     pub b: String,
-    pub runs: usize,
-    pub warmup: usize,
+    /// Measured runs a side (1-1000).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub runs: u16,
+    /// Runs a side before the measured ones (A B each), not compared.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=100))]
+    pub warmup: u16,
+    /// Record every run in DIR: `a-01.log` (stderr, byte for byte), `a-01.stdout`, and
+    /// `runs.tsv` with the order, statuses, times and load.
+    #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// The comparison as JSON on stdout, with verdicts and every run (implies
+    /// --headless; progress goes to stderr).
+    #[arg(long)]
     pub json: bool,
+    /// No dashboard: progress on stderr, the table at the end.
+    #[arg(long)]
     pub headless: bool,
+    /// A figure of the program's own (throughput, latency), compared beside the GC's:
+    /// NAME=REGEX, the number in the regex's first group on the last output line (stdout
+    /// or stderr) it matches in each run. Repeatable.
+    #[arg(long = "metric", value_name = "NAME=REGEX", value_parser = super::parse_metric)]
     pub metrics: Vec<UserMetric>,
+    /// gctrace level for both sides: default 2 when both are Go 1.25+ binaries, else 1.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub gctrace: Option<u8>,
-    pub timeout: Option<Duration>,
+    /// Stop a run that lasts longer than this (SIGTERM, then SIGKILL): it counts as failed.
+    /// `30s`, `2m`, or plain seconds.
+    #[arg(long, value_parser = super::lab::parse_duration)]
+    pub timeout: Option<std::time::Duration>,
+    /// Go on after a failed run (it is left out) instead of stopping the A/B.
+    #[arg(long)]
     pub keep_going: bool,
 }
 
@@ -281,8 +320,8 @@ pub fn ab(args: AbArgs) -> Result<()> {
     let headless = args.headless || args.json || !std::io::stdout().is_terminal();
     let spec = AbSpec {
         sides: [a, b],
-        runs: args.runs,
-        warmup: args.warmup,
+        runs: usize::from(args.runs),
+        warmup: usize::from(args.warmup),
         record: args.record.clone(),
         keep_going: args.keep_going,
     };

@@ -39,24 +39,17 @@ pub struct FindingJson<'a> {
 
 impl Serialize for Findings<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // One run summarised at a time, as `Runs` does: thousands of runs' summaries are
-        // never held together.
         s.collect_seq(self.0.iter().flat_map(|src| {
-            src.timeline
-                .runs
-                .iter()
-                .filter_map(|r| r.summary())
-                .enumerate()
-                .flat_map(move |(i, summary)| {
-                    summary
-                        .findings
-                        .into_iter()
-                        .map(move |finding| FindingJson {
-                            source: &src.name,
-                            run: i + 1,
-                            finding,
-                        })
-                })
+            numbered(src).flat_map(move |(i, summary)| {
+                summary
+                    .findings
+                    .into_iter()
+                    .map(move |finding| FindingJson {
+                        source: &src.name,
+                        run: i + 1,
+                        finding,
+                    })
+            })
         }))
     }
 }
@@ -86,19 +79,24 @@ pub struct SourceJson<'a> {
     pub problems: usize,
 }
 
+/// A source's runs with cycles, numbered from 0, summarised one at a time as they are
+/// written: thousands of runs' summaries are never held together.
+fn numbered(src: &Source) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
+    src.timeline
+        .runs
+        .iter()
+        .filter_map(|r| r.summary())
+        .enumerate()
+}
+
 impl Serialize for Runs<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().flat_map(|src| {
-            src.timeline
-                .runs
-                .iter()
-                .filter_map(|r| r.summary())
-                .enumerate()
-                .map(|(i, summary)| RunJson {
-                    source: &src.name,
-                    run: i + 1,
-                    summary,
-                })
+            numbered(src).map(|(i, summary)| RunJson {
+                source: &src.name,
+                run: i + 1,
+                summary,
+            })
         }))
     }
 }
