@@ -160,6 +160,14 @@ pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
         let _ = writeln!(o, "stopped early: {why}");
     }
     let _ = writeln!(o);
+    if j.compare.a_runs == 0 || j.compare.b_runs == 0 {
+        let _ = writeln!(
+            o,
+            "nothing to compare: {} of A's and {} of B's runs ended well (status 0, not stopped)",
+            j.compare.a_runs, j.compare.b_runs
+        );
+        return o;
+    }
     o.push_str(&compare_text(a, b));
     o
 }

@@ -401,8 +401,9 @@ pub fn run(
             t0.elapsed().as_secs_f64(),
         ),
     };
+    // /proc/stat counts in clock ticks (10 ms): under half a second the figure is noise.
     let other_cpus = match (cpu0, machine_busy_s(), cpu_s) {
-        (Some(a), Some(b), Some(mine)) if wall_s > 0.0 => {
+        (Some(a), Some(b), Some(mine)) if wall_s >= 0.5 => {
             let gcscope = self_cpu_s() - self0;
             Some(((b - a) - mine - gcscope).max(0.0) / wall_s)
         }

@@ -123,16 +123,9 @@ impl std::fmt::Display for SourceError {
     }
 }
 
-impl std::error::Error for SourceError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SourceError::Open { error, .. } | SourceError::Read { error, .. } => Some(error),
-            // Their messages carry the error in the middle: not twice.
-            SourceError::Start { .. } | SourceError::Write { .. } => None,
-            SourceError::Lab(e) => Some(e),
-        }
-    }
-}
+/// No `source()`: every message carries its cause already, and a printed chain would say it
+/// twice (`cannot open X: No such file ...: No such file ...`).
+impl std::error::Error for SourceError {}
 
 /// Events are sent in batches of about this many.
 const BATCH: usize = 4096;
