@@ -485,3 +485,67 @@ fn run_headless_passes_a_closed_stdout_on_to_the_program() {
     };
     assert_eq!(status.code(), Some(128 + libc::SIGPIPE));
 }
+
+/// What a program leaves running in the background goes with it (its process group is
+/// killed when it exits), and its CPU counts as other load, never more than the machine has.
+#[test]
+fn run_background_children_go_with_the_program_and_load_stays_within_the_machine() {
+    let d = temp("background");
+    let pidfile = d.join("yes.pid");
+    let script = format!(
+        "yes > /dev/null & echo $! > {}; sleep 0.8; exit 0",
+        pidfile.display()
+    );
+    let out = gcscope()
+        .args(["run", "--headless", "--", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let pid = read_pid(&pidfile);
+    assert!(
+        gone_within(pid, Duration::from_secs(5)),
+        "the program's background child {pid} was left running"
+    );
+    let load: f64 = stderr
+        .split("other load ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no load figure: {stderr}"));
+    let cpus = std::thread::available_parallelism().unwrap().get() as f64;
+    assert!(load <= cpus, "{load} CPUs of other load on {cpus} CPUs");
+    assert!(load > 0.3, "the background yes is other load: {load}");
+}
+
+/// A failed warm-up is named as one, stops the A/B, and is listed as failed.
+#[test]
+fn ab_a_failed_warm_up_is_named() {
+    let ok = format!("{} --trace {} --speed 0", standin(), trace(LEGACY));
+    let bad = format!(
+        "{} --trace {} --speed 0 --exit 3",
+        standin(),
+        trace(GREENTEA)
+    );
+    let out = gcscope()
+        .args([
+            "ab",
+            "--headless",
+            "--runs",
+            "2",
+            "--warmup",
+            "1",
+            &ok,
+            &bad,
+        ])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("warm-up 1 of B failed"), "{stderr}");
+    assert!(
+        stdout.contains("failed: B warm-up 1: exit status 3, left out"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("order: a b!"), "{stdout}");
+}

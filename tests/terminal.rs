@@ -315,3 +315,72 @@ fn the_program_never_outlives_the_dashboard() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gcscope run --headless` on a terminal: the program shares gcscope's process group, so
+/// one Ctrl-C reaches it once, from the terminal, and gcscope does not send it a second one
+/// (a program that takes a second SIGINT as "quit now" would skip its shutdown). The
+/// program's own clean exit is not reported as gcscope stopping it.
+#[test]
+fn one_ctrl_c_reaches_a_headless_program_once() {
+    let pty = open_pty();
+    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
+    // Counts every SIGINT, and waits a while after the first for a second one.
+    let script = "n=0; trap 'echo got INT; n=$((n+1))' INT; echo ready; \
+                  while [ $n -lt 1 ]; do sleep 0.05; done; sleep 0.5; exit 0";
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
+    cmd.args(["run", "--headless", "--", "sh", "-c", script])
+        .env_remove("GODEBUG")
+        .stdin(io(&pty.slave))
+        .stdout(io(&pty.slave))
+        .stderr(io(&pty.slave));
+    // SAFETY: only async-signal-safe calls between fork and exec: a session whose
+    // controlling terminal is the pty, as a shell gives the program it starts.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            libc::ioctl(0, libc::TIOCSCTTY as _, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(pty.slave);
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let mut reader = pty.master.try_clone().unwrap();
+    let sink = out.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let text = || String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !text().contains("ready") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut master = pty.master.try_clone().unwrap();
+    // The terminal's interrupt character: SIGINT to the foreground process group.
+    master.write_all(b"\x03").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "gcscope did not exit: {}",
+            text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    let t = text();
+    // (The command line is in the summary too: count the program's own lines.)
+    assert_eq!(t.matches("got INT\r\n").count(), 1, "{t}");
+    assert_eq!(status.code(), Some(0), "{t}");
+    assert!(t.contains("exit status 0 after"), "{t}");
+    assert!(!t.contains("stopped by gcscope"), "{t}");
+}

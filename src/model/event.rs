@@ -54,7 +54,7 @@ pub struct ProgramStart {
     pub build: Option<String>,
     /// The GODEBUG it was given.
     pub godebug: String,
-    /// An A/B's side and run number (1-based), `("A", 3)`; warm-up runs have none.
+    /// An A/B's side and run number (1-based), `('A', 3)`; warm-ups are numbered apart.
     pub ab: Option<(char, usize)>,
     /// A warm-up run: shown, never a sample.
     pub warmup: bool,

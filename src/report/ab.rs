@@ -113,7 +113,7 @@ pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
             if r.warmup {
                 s = s.to_lowercase();
             }
-            if !r.sample && !r.warmup {
+            if !r.sample && (!r.warmup || r.status != 0 || r.stopped.is_some()) {
                 s.push('!');
             }
             s
@@ -132,12 +132,18 @@ pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
     if let Some(g) = &j.godebug {
         let _ = writeln!(o, "GODEBUG={}", escape_controls(g));
     }
-    let failed: Vec<&AbRunJson> = j.runs.iter().filter(|r| !r.sample && !r.warmup).collect();
+    // Failed runs, warm-ups too (a warm-up that fails stops the A/B as a run does).
+    let failed: Vec<&AbRunJson> = j
+        .runs
+        .iter()
+        .filter(|r| !r.sample && (!r.warmup || r.status != 0 || r.stopped.is_some()))
+        .collect();
     for r in &failed {
         let _ = writeln!(
             o,
-            "failed: {} run {}: {}{}, left out",
+            "failed: {} {} {}: {}{}, left out",
             r.side,
+            if r.warmup { "warm-up" } else { "run" },
             r.run,
             r.status_text,
             match r.stopped {

@@ -130,7 +130,7 @@ pub fn run(
             run
         );
         c.record = spec.record.as_ref().map(|d| d.join(format!("{name}.log")));
-        c.ab = (!warmup).then_some((letter, run));
+        c.ab = Some((letter, run));
         c.warmup = warmup;
         let mut tail: std::collections::VecDeque<String> = Default::default();
         let mut cycles = 0;
@@ -138,12 +138,27 @@ pub fn run(
             .record
             .as_ref()
             .map(|d| d.join(format!("{name}.stdout")));
+        let mut seen_exit = None;
         let mut sink = Tee {
             sink: &mut *outs[side],
             tail: &mut tail,
             cycles: &mut cycles,
+            exit: &mut seen_exit,
         };
-        let exit = child::run(&c, control, &mut decs[side], &mut sink)?;
+        // A record that could not be written ends the A/B after this run, whose figures
+        // stand; a shell that cannot start ends it at once.
+        let mut record_failed = None;
+        let exit = match child::run(&c, control, &mut decs[side], &mut sink) {
+            Ok(exit) => exit,
+            Err(e @ SourceError::Write { .. }) => match seen_exit {
+                Some(exit) => {
+                    record_failed = Some(e.to_string());
+                    exit
+                }
+                None => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
         let end = RunEnd {
             order: k + 1,
             total,
@@ -178,14 +193,18 @@ pub fn run(
         });
         let failed = end.failed();
         outcome.ends.push(end);
+        if let Some(why) = record_failed {
+            outcome.stopped_by = Some(why);
+            break;
+        }
         if failed && control.stopping() {
             outcome.stopped_by = Some("stopped by the user".into());
             break;
         }
         if failed && !spec.keep_going {
+            let what = if warmup { "warm-up" } else { "run" };
             outcome.stopped_by = Some(format!(
-                "run {} of {letter} failed (--keep-going runs on)",
-                run
+                "{what} {run} of {letter} failed (--keep-going runs on)"
             ));
             break;
         }
@@ -202,6 +221,7 @@ struct Tee<'a> {
     sink: &'a mut dyn Sink,
     tail: &'a mut std::collections::VecDeque<String>,
     cycles: &'a mut usize,
+    exit: &'a mut Option<ProgramExit>,
 }
 
 impl Sink for Tee<'_> {
@@ -214,6 +234,7 @@ impl Sink for Tee<'_> {
                 self.tail.push_back(text.clone());
             }
             Event::Cycle { .. } => *self.cycles += 1,
+            Event::ProgramExit(e) => *self.exit = Some(*e),
             _ => {}
         }
         self.sink.push(e);

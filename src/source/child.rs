@@ -157,7 +157,18 @@ enum Msg {
     Stdout(Vec<u8>),
     /// One of the two pipes reached its end.
     Eof,
-    Exit(ExitStatus, Option<f64>),
+    Exit(Reaped),
+}
+
+/// The program's end as the reaper saw it, at the moment it exited.
+struct Reaped {
+    status: ExitStatus,
+    /// Its CPU time (wait4), seconds.
+    cpu_s: Option<f64>,
+    wall_s: f64,
+    /// The machine's busy CPU and gcscope's own CPU at that moment, seconds.
+    busy_s: Option<f64>,
+    self_s: f64,
 }
 
 /// Runs the program to its end (or until stopped), sending its events through `out`; `dec`
@@ -266,21 +277,47 @@ pub fn run(
     if let Some(o) = child.stdout.take() {
         pipe(Box::new(o), tx.clone(), false);
     }
-    // The reaping thread: wait4 gives the status and the program's CPU time.
+    // The reaping thread. It sees the exit without reaping (`waitid` with WNOWAIT), so the
+    // pid and the group id still belong to the program while its group is killed (what the
+    // program started goes with it; a reaped pid could be another process's), then reaps it:
+    // wait4 gives the status and the program's CPU time. The load is sampled at the exit,
+    // not after the pipes are drained.
+    let exited = Arc::new(AtomicBool::new(false));
     {
         let tx = tx.clone();
+        let exited = exited.clone();
+        let group = spec.own_group;
         std::thread::spawn(move || {
-            let (status, cpu) = wait(pid);
-            let _ = tx.send(Msg::Exit(status, cpu));
+            wait_exit(pid);
+            let wall_s = t0.elapsed().as_secs_f64();
+            let (busy_s, self_s) = (machine_busy_s(), self_cpu_s());
+            exited.store(true, SeqCst);
+            if let Ok(mut live) = LIVE.lock() {
+                live.retain(|(p, _)| *p != pid);
+            }
+            if group {
+                signal(pid, true, libc::SIGKILL);
+            }
+            let (status, cpu_s) = wait(pid);
+            let _ = tx.send(Msg::Exit(Reaped {
+                status,
+                cpu_s,
+                wall_s,
+                busy_s,
+                self_s,
+            }));
         });
     }
     drop(tx);
 
     let mut stdout_lines = LineSplitter::default();
     let mut open_pipes = 2;
-    let mut exit: Option<(ExitStatus, Option<f64>, f64)> = None;
+    let mut exit: Option<Reaped> = None;
     let mut exited_at: Option<Instant> = None;
-    let mut stopped: Option<Stopped> = None;
+    // Why a stop was asked, and whether gcscope signalled the program for it (a Ctrl-C on a
+    // shared terminal reaches the program by itself: it is not sent twice).
+    let mut asked: Option<Stopped> = None;
+    let mut signalled = false;
     let mut kill_at: Option<Instant> = None;
     let mut record_error: Option<(PathBuf, std::io::Error)> = None;
     let deadline = spec.timeout.map(|t| t0 + t);
@@ -304,9 +341,10 @@ pub fn run(
             break;
         }
         // A stop: the request (or the time cap) first, SIGKILL after the grace period.
-        if exit.is_none() {
+        // Never once the program has exited: its pid may be another process's soon.
+        if !exited.load(SeqCst) {
             let now = Instant::now();
-            if stopped.is_none() {
+            if asked.is_none() {
                 let why = if control.stopping() {
                     Some(Stopped::User)
                 } else if deadline.is_some_and(|d| now >= d) {
@@ -315,13 +353,23 @@ pub fn run(
                     None
                 };
                 if let Some(why) = why {
-                    stopped = Some(why);
-                    let sig = control.signal().unwrap_or(libc::SIGTERM);
-                    signal(pid, spec.own_group, sig);
+                    asked = Some(why);
+                    let sig = match why {
+                        Stopped::User => control.signal().unwrap_or(libc::SIGTERM),
+                        Stopped::Timeout => libc::SIGTERM,
+                    };
+                    // In gcscope's own group on a terminal, the terminal's SIGINT, SIGQUIT
+                    // or SIGHUP reached the program too: only the grace period starts.
+                    let from_terminal = matches!(sig, libc::SIGINT | libc::SIGQUIT | libc::SIGHUP);
+                    if spec.own_group || !from_terminal || why == Stopped::Timeout {
+                        signal(pid, spec.own_group, sig);
+                        signalled = true;
+                    }
                     kill_at = Some(now + GRACE);
                 }
             } else if kill_at.is_some_and(|k| now >= k) {
                 signal(pid, spec.own_group, libc::SIGKILL);
+                signalled = true;
                 kill_at = None;
             }
         }
@@ -374,38 +422,33 @@ pub fn run(
                 });
             }
             Msg::Eof => open_pipes -= 1,
-            Msg::Exit(status, cpu) => {
-                exit = Some((status, cpu, t0.elapsed().as_secs_f64()));
+            Msg::Exit(reaped) => {
+                exit = Some(reaped);
                 exited_at = Some(Instant::now());
-                if let Ok(mut live) = LIVE.lock() {
-                    live.retain(|(p, _)| *p != pid);
-                }
             }
         }
-    }
-    // A detached group may hold children of the program: they go with it.
-    if spec.own_group {
-        signal(pid, true, libc::SIGKILL);
     }
     let at = dec.lines();
     stdout_lines.finish(|l| stdout_line(at, l.bytes, &mut |e| emit(e, out)));
     // The program's last line, if it had no newline, is its own; the next program's cycles
     // start a new run.
     dec.new_stream(&mut |e| emit(e, out));
-    let (status, cpu_s, wall_s) = match exit {
-        Some(e) => e,
+    let reaped = exit.unwrap_or(Reaped {
         // Every channel end is gone without an exit: cannot happen while the reaper lives.
-        None => (
-            ExitStatus::Signal(libc::SIGKILL),
-            None,
-            t0.elapsed().as_secs_f64(),
-        ),
-    };
-    // /proc/stat counts in clock ticks (10 ms): under half a second the figure is noise.
-    let other_cpus = match (cpu0, machine_busy_s(), cpu_s) {
+        status: ExitStatus::Signal(libc::SIGKILL),
+        cpu_s: None,
+        wall_s: t0.elapsed().as_secs_f64(),
+        busy_s: None,
+        self_s: self_cpu_s(),
+    });
+    let (status, cpu_s, wall_s) = (reaped.status, reaped.cpu_s, reaped.wall_s);
+    // /proc/stat counts in clock ticks (10 ms): under half a second the figure is noise. What
+    // the program's own background processes used (not in wait4's figure) counts as other;
+    // never more than the machine has.
+    let other_cpus = match (cpu0, reaped.busy_s, cpu_s) {
         (Some(a), Some(b), Some(mine)) if wall_s >= 0.5 => {
-            let gcscope = self_cpu_s() - self0;
-            Some(((b - a) - mine - gcscope).max(0.0) / wall_s)
+            let gcscope = reaped.self_s - self0;
+            Some((((b - a) - mine - gcscope).max(0.0) / wall_s).min(cpus()))
         }
         _ => None,
     };
@@ -414,7 +457,7 @@ pub fn run(
         wall_s,
         cpu_s,
         other_cpus,
-        stopped,
+        stopped: if signalled { asked } else { None },
     };
     out.push(Event::ProgramExit(exit));
     out.flush();
@@ -451,6 +494,37 @@ fn start_error(spec: &ChildSpec, e: std::io::Error) -> SourceError {
     SourceError::Start {
         command: spec.display.clone(),
         error: e,
+    }
+}
+
+/// Waits until `pid` has exited, leaving it to be reaped (its pid stays taken).
+fn wait_exit(pid: i32) {
+    loop {
+        // SAFETY: a zeroed siginfo is valid; waitid writes it.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: pid is our child; the pointer is valid for the call.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return;
+        }
+    }
+}
+
+/// CPUs online (the most other processes can use).
+fn cpus() -> f64 {
+    // SAFETY: sysconf has no memory effects.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    if n > 0 {
+        n as f64
+    } else {
+        f64::INFINITY
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::summary::RunSummary;
 use crate::model::Cycle;
+use crate::trace::format::go_ms;
 use serde::Serialize;
 
 const MIB: u64 = 1 << 20;
@@ -69,8 +70,8 @@ struct Bucket {
     n: u32,
     /// The cycle that opened the bucket.
     first: u32,
-    /// Live heap summed in MiB (gctrace prints whole MB: exact).
-    live_mb: u64,
+    /// Live heap summed in MiB (gctrace prints whole MB: exact; u128, as any u64 may come).
+    live_mb: u128,
 }
 
 /// What the rules need of a run's cycles, in bounded memory.
@@ -83,6 +84,8 @@ pub struct Facts {
     first_goal: Option<u64>,
     last_live: u64,
     last_at: u64,
+    /// The last cycle's own wall time (its phases), so the run's span covers it too.
+    last_wall: u64,
     live_sum: u128,
     roots_sum: u128,
     /// Cycles that print stacks and globals (Go 1.18+), and their sums.
@@ -152,6 +155,11 @@ impl Facts {
         self.n += 1;
         self.last_live = c.heap_live;
         self.last_at = c.at;
+        self.last_wall = c
+            .clock
+            .sweep_term
+            .saturating_add(c.clock.mark)
+            .saturating_add(c.clock.mark_term);
         self.live_sum += u128::from(c.heap_live);
         self.gc_cpu = self.gc_cpu.saturating_add(gc);
         if gc > 0 {
@@ -194,7 +202,7 @@ impl Facts {
             bk.first = c.num;
         }
         bk.n += 1;
-        bk.live_mb += c.heap_live >> 20;
+        bk.live_mb += u128::from(c.heap_live >> 20);
     }
 
     fn gap(&mut self, at: u64, e: Ev) {
@@ -239,6 +247,7 @@ impl Facts {
         self.n += other.n;
         self.last_live = other.last_live;
         self.last_at = other.last_at;
+        self.last_wall = other.last_wall;
         self.live_sum += other.live_sum;
         self.roots_sum += other.roots_sum;
         self.roots_n += other.roots_n;
@@ -305,6 +314,7 @@ fn bucket(at: u64) -> usize {
 fn bucket_span(b: usize) -> String {
     match b {
         0 => "0-1 s".to_string(),
+        b if b == BUCKETS - 1 => format!("{} s and later", 1u64 << (b - 1)),
         b => format!("{}-{} s", 1u64 << (b - 1), 1u64 << b),
     }
 }
@@ -334,9 +344,16 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
         return out;
     }
     let n = f.n as f64;
-    let span_ms = (s.end_s - s.start_s) * 1e3;
-    let capacity_ms = span_ms * f64::from(s.procs.max(1));
-    let gc_share = (capacity_ms > 0.0).then(|| s.gc_cpu_ms / capacity_ms);
+    // From the first cycle's start to the last one's end: n cycles, not n - 1 gaps. Shares
+    // of it only over a second or more (starts are printed to the ms; two cycles 1 ms apart
+    // would make any share absurd).
+    let span_ms = (s.end_s - s.start_s) * 1e3 + f.last_wall as f64 / 1e6;
+    let capacity_ms = if span_ms >= 1000.0 {
+        span_ms * f64::from(s.procs.max(1))
+    } else {
+        0.0
+    };
+    let gc_share = (capacity_ms > 0.0).then(|| (s.gc_cpu_ms / capacity_ms).min(1.0));
 
     // idle_marking: idle marking is CPU no goroutine wanted (runtime/metrics: not a cost).
     if s.gc_cpu_ms > 0.0 {
@@ -354,18 +371,18 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
                 severity,
                 &f.idle_top,
                 format!(
-                    "{} of GC CPU is idle marking ({:.0} of {:.0} ms): of GC's {:.1}% of the \
+                    "{} of GC CPU is idle marking ({} of {} ms): of GC's {:.1}% of the \
                      {} Ps' time, {:.1} points are idle Ps marking with CPU no goroutine \
                      wanted. runtime/metrics counts it apart (/cpu/classes/gc/mark/idle); \
-                     compulsory GC CPU ({:.0} ms) is the cost. Not claimed: that the program \
+                     compulsory GC CPU ({} ms) is the cost. Not claimed: that the program \
                      would run faster without it.",
                     pct(idle),
-                    s.cpu_ms.idle,
-                    s.gc_cpu_ms,
+                    go_ms(s.cpu_ms.idle),
+                    go_ms(s.gc_cpu_ms),
                     total_pct,
                     s.procs,
                     total_pct * idle,
-                    s.compulsory_cpu_ms
+                    go_ms(s.compulsory_cpu_ms)
                 ),
             ));
         }
@@ -374,7 +391,7 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
     // assist_bound: mutators marking because they allocate faster than the background
     // workers (25 % of the Ps) keep up.
     if capacity_ms > 0.0 {
-        let assist = s.cpu_ms.assist / capacity_ms;
+        let assist = (s.cpu_ms.assist / capacity_ms).min(1.0);
         if assist >= 0.05 {
             let dominant = s.cpu_ms.assist > s.cpu_ms.background;
             out.push(finding(
@@ -382,17 +399,17 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
                 Severity::Warn,
                 &f.assist_top,
                 format!(
-                    "Mark assists took {} of the Ps' time ({:.0} ms){}: goroutines that \
+                    "Mark assists took {} of the Ps' time ({} ms){}: goroutines that \
                      allocate during marking pay for it in latency. The GC guide names \
                      assists over 5% as a sign the GC cannot keep up; more headroom (a \
                      larger GOGC or memory limit) or less allocation reduce them. Not \
                      claimed: which goroutines paid.",
                     pct(assist),
-                    s.cpu_ms.assist,
+                    go_ms(s.cpu_ms.assist),
                     if dominant {
                         format!(
-                            ", more than the background workers ({:.0} ms): assists dominate",
-                            s.cpu_ms.background
+                            ", more than the background workers ({} ms): assists dominate",
+                            go_ms(s.cpu_ms.background)
                         )
                     } else {
                         String::new()
@@ -542,9 +559,11 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
     } else {
         0.0
     };
+    // A median of a handful of pauses says little: from 5 cycles.
     let outliers: Vec<Ev> = f
         .pauses
         .iter()
+        .filter(|_| f.n >= 5)
         .filter(|e| {
             let ms = f64::from(e.key) / 1e6;
             let mib = MIB as f64;
@@ -574,9 +593,9 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
                  OS scheduling (more runnable threads than CPUs: is GOMAXPROCS, {} here, above \
                  the CPUs the process may use?), a CPU quota, or swapping (seed 003: a 40 ms \
                  pause). Not claimed: which of these.",
-                crate::trace::format::go_ms(f64::from(worst.key) / 1e6),
+                go_ms(f64::from(worst.key) / 1e6),
                 worst.num,
-                crate::trace::format::go_ms(p50_ms),
+                go_ms(p50_ms),
                 s.procs
             ),
         ));
@@ -703,4 +722,106 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
 
     out.sort_by_key(|f| std::cmp::Reverse(f.severity == Severity::Warn));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Cycle;
+
+    fn rng(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    fn cyc(seed: &mut u64, num: u32, at: &mut u64) -> Cycle {
+        *at += [0, 1_000_000, 120_000_000_000, 3_000_000_000][(rng(seed) % 4) as usize];
+        let mut c = Cycle {
+            num,
+            at: *at,
+            ..Cycle::default()
+        };
+        c.heap_live = [1, 16, 20, 100][(rng(seed) % 4) as usize] * MIB;
+        c.heap_end = c.heap_live + [0, 3, 10][(rng(seed) % 3) as usize] * MIB;
+        c.goal = Some([4, 21, 24, 40, 200][(rng(seed) % 5) as usize] * MIB);
+        c.forced = rng(seed).is_multiple_of(5);
+        c.cpu.idle = [0, 5, 5][(rng(seed) % 3) as usize];
+        c.cpu.assist = [0, 5, 7][(rng(seed) % 3) as usize];
+        c.cpu.background = 5;
+        c.clock.sweep_term = [1, 2, 2][(rng(seed) % 3) as usize];
+        if rng(seed).is_multiple_of(2) {
+            c.stacks = Some((rng(seed) % 3) * MIB);
+            c.globals = Some(MIB);
+        }
+        c
+    }
+
+    /// Pieces appended (up to 4, split anywhere) equal the cycles pushed one by one: 120 s
+    /// gaps, goal/live ratios and ties across the cuts. (helper-10's review.)
+    #[test]
+    fn append_is_exact() {
+        for s in 1..3000u64 {
+            let mut seed = s.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+            let n = (rng(&mut seed) % 30) as usize + 1;
+            let mut at = 0;
+            let cs: Vec<Cycle> = (0..n)
+                .map(|i| cyc(&mut seed, i as u32 + 1, &mut at))
+                .collect();
+            let mut whole = Facts::default();
+            cs.iter().for_each(|c| whole.push(c));
+            // split in up to 4 pieces
+            let mut cuts: Vec<usize> = (0..3)
+                .map(|_| (rng(&mut seed) as usize) % (n + 1))
+                .collect();
+            cuts.push(0);
+            cuts.push(n);
+            cuts.sort();
+            let mut merged = Facts::default();
+            for w in cuts.windows(2) {
+                let mut p = Facts::default();
+                cs[w[0]..w[1]].iter().for_each(|c| p.push(c));
+                merged.append(&p);
+            }
+            assert_eq!(whole, merged, "seed {s}");
+        }
+    }
+
+    /// A million cycles of the largest live heap the parser takes: the sums do not overflow
+    /// (a u64 bucket sum did, and panicked in release builds).
+    #[test]
+    fn huge_live_heaps_do_not_overflow_the_sums() {
+        let mut c = Cycle {
+            heap_live: ((1u64 << 44) - 1) << 20,
+            ..Cycle::default()
+        };
+        let mut f = Facts::default();
+        for i in 0..(1u32 << 20) + 2 {
+            c.num = i;
+            f.push(&c);
+        }
+    }
+
+    fn run_of(lines: &[&str]) -> RunSummary {
+        let mut stats = crate::stats::summary::RunStats::default();
+        for l in lines {
+            match crate::trace::parse::parse_line(l.as_bytes()) {
+                crate::trace::parse::Line::Cycle { cycle, .. } => stats.push(&cycle),
+                _ => panic!("{l}"),
+            }
+        }
+        stats.summary(1, None).unwrap()
+    }
+
+    /// Two cycles 1 ms apart make no share of the Ps' time (it would read 1000%), and a
+    /// pause median of two says nothing about outliers.
+    #[test]
+    fn short_runs_make_no_shares_and_no_outliers() {
+        let s = run_of(&[
+            "gc 1 @0.100s 1%: 0.010+1.0+0.010 ms clock, 0.02+5.0/1.0/5.0+0.02 ms cpu, 4->5->1 MB, 5 MB goal, 1 P",
+            "gc 2 @0.101s 1%: 1.0+1.0+1.0 ms clock, 2.0+5.0/1.0/5.0+2.0 ms cpu, 4->5->1 MB, 5 MB goal, 1 P",
+        ]);
+        assert!(s.findings.is_empty(), "{:?}", s.findings);
+    }
 }

@@ -359,7 +359,8 @@ fn header_named(
     } else if let Some(g) = program {
         // A program gcscope runs: which run of an A/B, and how it ended.
         let which = match (g.start.ab, g.start.warmup) {
-            (Some((_, k)), _) => format!("run {k} "),
+            (Some((_, k)), true) => format!("warm-up {k} "),
+            (Some((_, k)), false) => format!("run {k} "),
             (None, true) => "warm-up ".to_string(),
             (None, false) => String::new(),
         };
