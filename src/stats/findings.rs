@@ -70,8 +70,10 @@ struct Bucket {
     n: u32,
     /// The cycle that opened the bucket.
     first: u32,
-    /// Live heap summed in MiB (gctrace prints whole MB: exact; u128, as any u64 may come).
-    live_mb: u128,
+    /// Live heap summed in MiB (gctrace prints whole MB: exact). Saturating, as any u64 may
+    /// come: a saturating sum of non-negative terms is the same in any grouping, so merged
+    /// pieces still equal the whole.
+    live_mb: u64,
 }
 
 /// What the rules need of a run's cycles, in bounded memory.
@@ -202,7 +204,7 @@ impl Facts {
             bk.first = c.num;
         }
         bk.n += 1;
-        bk.live_mb += u128::from(c.heap_live >> 20);
+        bk.live_mb = bk.live_mb.saturating_add(c.heap_live >> 20);
     }
 
     fn gap(&mut self, at: u64, e: Ev) {
@@ -299,7 +301,7 @@ impl Facts {
                     mine.first = theirs.first;
                 }
                 mine.n += theirs.n;
-                mine.live_mb += theirs.live_mb;
+                mine.live_mb = mine.live_mb.saturating_add(theirs.live_mb);
             }
         }
     }
