@@ -891,3 +891,36 @@ fn the_findings_overlay_jumps_to_evidence() {
     a.findings_key(Some('9'));
     assert_eq!(a.notice.as_deref(), Some("no finding 9"));
 }
+
+/// In the loop: `i` opens the findings, `1` goes to the first one's cycle, `i` again and then
+/// `q` quits even with the overlay open (the input never ends here: only q can end it).
+#[tokio::test(start_paused = true)]
+async fn findings_keys_in_the_event_loop_and_q_quits_from_the_overlay() {
+    use futures::StreamExt;
+    let (tx, rx) = tokio::sync::mpsc::channel(8);
+    let mut events = Vec::new();
+    let mut dec = trace::Decoder::new();
+    let bytes = std::fs::read(path("go/go1.27.3_greentea_heapleak_p2_live-growth.log")).unwrap();
+    dec.push(&bytes, &mut |e| events.push(e));
+    dec.finish(&mut |e| events.push(e));
+    events.push(Event::End { error: None });
+    tx.send((0, events)).await.unwrap();
+    drop(tx);
+    let input = async_stream(vec![
+        key(KeyCode::Char('a')),
+        key(KeyCode::Char('i')),
+        key(KeyCode::Char('1')),
+        key(KeyCode::Char('i')),
+        key(KeyCode::Char('q')),
+    ])
+    .chain(futures::stream::pending());
+    let mut term = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let app = App::new(vec![Pane::new("leak", false)]);
+    let run = gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME);
+    let (app, signal) = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("q did not quit from the findings overlay")
+        .unwrap();
+    assert!(app.quit && signal.is_none());
+    assert_eq!(app.panes[0].selected().unwrap().num, 37);
+}

@@ -234,7 +234,11 @@ fn apply(app: &mut App, (id, events): Batch) {
 fn handle(app: &mut App, ev: Term) {
     match ev {
         Term::Key(k) if k.kind != KeyEventKind::Release => {
-            if app.findings && k.code != crossterm::event::KeyCode::Char('i') {
+            // Keys go to the open findings overlay, except its own key and quit.
+            if app.findings
+                && k.code != crossterm::event::KeyCode::Char('i')
+                && keys::action(k) != Some(keys::Action::Quit)
+            {
                 let c = match k.code {
                     crossterm::event::KeyCode::Char(c) => Some(c),
                     _ => None,
