@@ -924,3 +924,23 @@ async fn findings_keys_in_the_event_loop_and_q_quits_from_the_overlay() {
     assert!(app.quit && signal.is_none());
     assert_eq!(app.panes[0].selected().unwrap().num, 37);
 }
+
+/// The A/B strip names the findings one side's run has and the other's not.
+#[test]
+fn the_strip_names_findings_one_side_has() {
+    let mut a = app(&[
+        "go/go1.27.3_greentea_pointer_p2_r1.log",
+        "go/go1.27.3_greentea_pointer_p2_memlimit200.log",
+    ]);
+    a.act(Action::AllAtOnce);
+    let s = screen(&mut a, 200, 50);
+    let line = s
+        .lines()
+        .find(|l| l.contains("findings: "))
+        .unwrap_or_else(|| panic!("no findings line:\n{s}"));
+    assert!(line.contains("A only pause_outlier"), "{line}");
+    assert!(
+        line.contains("B only memory_limit, idle_marking, overshoot"),
+        "{line}"
+    );
+}

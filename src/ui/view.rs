@@ -207,7 +207,8 @@ fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     // The strip is the A/B's answer: on a short terminal it gets nearly half the height, so
     // its deltas survive; the sides keep their two main charts.
     let rows = if app.mismatch.is_empty() {
-        app.comparison.len() as u16 + 3
+        // The rows, the header, the borders, and a line of findings that differ.
+        app.comparison.len() as u16 + 3 + u16::from(super::strip::has_finding_diff(app))
     } else {
         5
     };
