@@ -559,17 +559,36 @@ fn view_case(name: &str) -> App {
             a.apply(0, Event::End { error: None });
             a
         }
+        "program_ab" => {
+            // `gcscope ab './leg -mode tree' './gt -mode tree'` after three runs a side.
+            let mut app = App::new(vec![
+                Pane::new("./leg -mode tree", true),
+                Pane::new("./gt -mode tree", true),
+            ]);
+            let mut decs = [trace::Decoder::new(), trace::Decoder::new()];
+            let files = [
+                "go/go1.27.3_legacy_tree_p2_r1.log",
+                "go/go1.27.3_greentea_tree_p2_r1.log",
+            ];
+            for run in 1..=3 {
+                for side in 0..2 {
+                    program_run(&mut app, side, &mut decs[side], files[side], run, 100.0);
+                }
+            }
+            app
+        }
         _ => unreachable!("{name}"),
     }
 }
 
-const CASES: [&str; 6] = [
+const CASES: [&str; 7] = [
     "one_trace",
     "a_b",
     "lab_a_b",
     "help",
     "empty_pipe",
     "problems_only",
+    "program_ab",
 ];
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 50)];
 
@@ -943,4 +962,14 @@ fn the_strip_names_findings_one_side_has() {
         line.contains("B only memory_limit, idle_marking, overshoot"),
         "{line}"
     );
+}
+
+/// `gcscope ab` at 80x24 and 100x30: each side's header still says how its run went.
+#[test]
+fn an_ab_of_programs_says_how_each_run_went_at_small_sizes() {
+    for (w, h) in [(80, 24), (100, 30)] {
+        let mut a = view_case("program_ab");
+        let s = screen(&mut a, w, h);
+        assert_eq!(s.matches("run 3 exited 0").count(), 2, "{w}x{h}:\n{s}");
+    }
 }
