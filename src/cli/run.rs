@@ -84,30 +84,12 @@ fn forward_signals(control: Arc<ChildControl>) {
             return;
         };
         rt.block_on(async move {
-            use tokio::signal::unix::{signal, SignalKind};
-            let kinds = [
-                (libc::SIGINT, SignalKind::interrupt()),
-                (libc::SIGTERM, SignalKind::terminate()),
-                (libc::SIGHUP, SignalKind::hangup()),
-                (libc::SIGQUIT, SignalKind::quit()),
-            ];
-            let mut streams = Vec::new();
-            for (n, k) in kinds {
-                if let Ok(s) = signal(k) {
-                    streams.push((n, s));
-                }
-            }
+            // The dashboard's signal set: the same four end a headless run.
+            let Ok(mut signals) = gcscope::ui::Signals::new() else {
+                return;
+            };
             loop {
-                let next = futures::future::select_all(
-                    streams
-                        .iter_mut()
-                        .map(|(n, s)| Box::pin(async move { s.recv().await.map(|_| *n) })),
-                )
-                .await;
-                match next.0 {
-                    Some(n) => control.stop(Some(n)),
-                    None => return,
-                }
+                control.stop(Some(signals.recv().await));
             }
         });
     });
@@ -207,12 +189,8 @@ pub fn run(args: RunArgs) -> Result<()> {
         r?;
         bail!("{} did not run", spec.display);
     };
-    let mut text = String::new();
     let name = format!("{} ({})", spec.display, exit.status);
-    report::write_summary_text(
-        &[Source { name, timeline: tl }],
-        &mut WriteString(&mut text),
-    )?;
+    let text = report::summary_text(&[Source { name, timeline: tl }]);
     // The program's stdout is its own: gcscope's report goes to stderr, as `time` does.
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "\ngcscope run: {}", run_line(&spec.display, &exit));
@@ -222,19 +200,6 @@ pub fn run(args: RunArgs) -> Result<()> {
         Ok(())
     } else {
         Err(ExitWith(exit.status.shell_code()).into())
-    }
-}
-
-struct WriteString<'a>(&'a mut String);
-
-impl Write for WriteString<'_> {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.push_str(&String::from_utf8_lossy(b));
-        Ok(b.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 

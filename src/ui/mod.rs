@@ -117,13 +117,13 @@ impl std::error::Error for Interrupted {}
 
 /// The signals that end the dashboard: each restores the terminal on its way out (the default
 /// action of SIGINT, SIGHUP and SIGQUIT would leave it raw, in the alternate screen).
-struct Signals {
+pub struct Signals {
     #[cfg(unix)]
     streams: Vec<(i32, tokio::signal::unix::Signal)>,
 }
 
 impl Signals {
-    fn new() -> std::io::Result<Signals> {
+    pub fn new() -> std::io::Result<Signals> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{signal, SignalKind};
@@ -143,7 +143,7 @@ impl Signals {
     }
 
     /// The next signal's number.
-    async fn recv(&mut self) -> i32 {
+    pub async fn recv(&mut self) -> i32 {
         #[cfg(unix)]
         {
             let next = futures::future::select_all(
