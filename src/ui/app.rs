@@ -159,6 +159,9 @@ pub struct App {
     /// How the two selected runs' settings differ beyond the marker ("GOGC 100 vs 200"):
     /// then the strip compares nothing and says why.
     pub mismatch: Vec<String>,
+    /// `findings: A only x; B only y` for the runs the sides show, or empty: the strip's last
+    /// line, worked out with the comparison (not per frame).
+    pub finding_diff: String,
     /// What the strip was last computed from: each pane's (run, shown, cycles in the run).
     strip_key: Vec<(usize, usize, usize, usize)>,
     /// Live lab sources: where the lab keys send their switches.
@@ -308,6 +311,7 @@ impl App {
             comparison: Vec::new(),
             samples: Samples::Runs,
             mismatch: Vec::new(),
+            finding_diff: String::new(),
             strip_key: Vec::new(),
             lab: None,
         }
@@ -426,6 +430,7 @@ impl App {
             return;
         }
         self.strip_key = key;
+        self.finding_diff = finding_diff(&self.panes);
         let label = |p: &Pane| {
             p.timeline
                 .runs
@@ -729,6 +734,33 @@ impl App {
             }
             _ => 0..n,
         }
+    }
+}
+
+/// `findings: A only x, y; B only z` for the runs the two sides show (`i` says why), or
+/// nothing when they have the same findings.
+fn finding_diff(panes: &[Pane]) -> String {
+    let ids = |i: usize| -> Vec<&'static str> {
+        panes
+            .get(i)
+            .and_then(|p| p.summary.as_ref())
+            .map(|s| s.findings.iter().map(|f| f.id).collect())
+            .unwrap_or_default()
+    };
+    let (a, b) = (ids(0), ids(1));
+    let only = |x: &[&'static str], y: &[&'static str]| -> Vec<&'static str> {
+        x.iter().filter(|id| !y.contains(id)).copied().collect()
+    };
+    let mut parts = Vec::new();
+    for (side, ids) in [("A", only(&a, &b)), ("B", only(&b, &a))] {
+        if !ids.is_empty() {
+            parts.push(format!("{side} only {}", ids.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("findings: {} (i on a side says why)", parts.join("; "))
     }
 }
 

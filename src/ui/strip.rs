@@ -47,10 +47,10 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         .collect();
     let mut lines = table(&cells, area.width.saturating_sub(2) as usize, theme);
     // Findings one side's run has and the other's not, below the rows when there is room.
-    let diff = finding_diff(app);
+    let diff = &app.finding_diff;
     if !diff.is_empty() && lines.len() + 2 < usize::from(area.height) {
         lines.push(Line::from(Span::styled(
-            super::view::fit(&diff, area.width.saturating_sub(2) as usize),
+            super::view::fit(diff, area.width.saturating_sub(2) as usize),
             theme.bold(),
         )));
     }
@@ -112,39 +112,6 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         area.width.saturating_sub(2) as usize,
     );
     f.render_widget(Paragraph::new(lines).block(block(title)), area);
-}
-
-/// The sides' runs differ in their findings (the strip wants a line for them).
-pub(super) fn has_finding_diff(app: &App) -> bool {
-    !finding_diff(app).is_empty()
-}
-
-/// `findings: A only x, y; B only z` for the runs the sides show (`i` says why), or nothing.
-fn finding_diff(app: &App) -> String {
-    let ids = |i: usize| -> Vec<&'static str> {
-        app.panes
-            .get(i)
-            .and_then(|p| p.summary.as_ref())
-            .map(|s| s.findings.iter().map(|f| f.id).collect())
-            .unwrap_or_default()
-    };
-    let (a, b) = (ids(0), ids(1));
-    let only = |x: &[&'static str], y: &[&'static str]| -> Vec<&'static str> {
-        x.iter().filter(|id| !y.contains(id)).copied().collect()
-    };
-    let (a_only, b_only) = (only(&a, &b), only(&b, &a));
-    let mut parts = Vec::new();
-    if !a_only.is_empty() {
-        parts.push(format!("A only {}", a_only.join(", ")));
-    }
-    if !b_only.is_empty() {
-        parts.push(format!("B only {}", b_only.join(", ")));
-    }
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("findings: {} (i on a side says why)", parts.join("; "))
-    }
 }
 
 /// The strip's rows in columns as wide as their widest cell: the figures and the change are

@@ -208,7 +208,7 @@ fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     // its deltas survive; the sides keep their two main charts.
     let rows = if app.mismatch.is_empty() {
         // The rows, the header, the borders, and a line of findings that differ.
-        app.comparison.len() as u16 + 3 + u16::from(super::strip::has_finding_diff(app))
+        app.comparison.len() as u16 + 3 + u16::from(!app.finding_diff.is_empty())
     } else {
         5
     };
