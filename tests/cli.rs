@@ -2,6 +2,8 @@
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -600,15 +602,7 @@ fn compare_verdicts_follow_one_rule_with_units_that_fit() {
     args.push("--");
     args.extend(b.iter().map(String::as_str));
     let j: serde_json::Value = serde_json::from_slice(&gcscope(&args).stdout).unwrap();
-    let metric = |key: &str| {
-        j["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["metric"] == key)
-            .unwrap()
-            .clone()
-    };
+    let metric = |key: &str| common::metric(&j, key);
     let c = metric("compulsory_cpu_ms_per_cycle");
     assert_eq!(
         (&c["verdict"], &c["unit"]),

@@ -4,6 +4,9 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{gone_within, metric, standin};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -14,17 +17,6 @@ fn gcscope() -> Command {
         .env_remove("GODEBUG")
         .stdin(Stdio::null());
     c
-}
-
-fn standin() -> String {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_gcscope"));
-    let p = exe.parent().unwrap().join("examples").join("standin");
-    assert!(
-        p.exists(),
-        "{} missing: cargo test builds the examples",
-        p.display()
-    );
-    p.display().to_string()
 }
 
 fn trace(name: &str) -> String {
@@ -43,25 +35,6 @@ fn temp(name: &str) -> PathBuf {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        s.rsplit(')')
-            .next()
-            .is_some_and(|r| !r.trim_start().starts_with('Z'))
-    })
-}
-
-fn gone_within(pid: i32, limit: Duration) -> bool {
-    let deadline = Instant::now() + limit;
-    while alive(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    true
 }
 
 fn read_pid(p: &Path) -> i32 {
@@ -286,15 +259,6 @@ fn ab_json(args: &[&str]) -> (serde_json::Value, String, Option<i32>) {
     let v = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {} / {stderr}", text(&out.stdout)));
     (v, stderr, out.status.code())
-}
-
-fn metric<'a>(v: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
-    v["metrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["metric"] == key)
-        .unwrap_or_else(|| panic!("no {key}"))
 }
 
 /// Three runs a side of real Go 1.27.3 tree lines: Green Tea's compulsory CPU "lower" by

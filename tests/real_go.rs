@@ -10,6 +10,8 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -87,15 +89,7 @@ fn ab_of_two_real_builds_says_green_tea_lowers_compulsory_gc_cpu() {
     assert!(a_build.contains("nogreenteagc"), "{a_build}");
     assert!(!v["b_build"].as_str().unwrap().contains("nogreenteagc"));
     assert!(v["godebug"].as_str().unwrap().contains("gctrace=2"));
-    let metric = |key: &str| {
-        v["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["metric"] == key)
-            .unwrap()
-            .clone()
-    };
+    let metric = |key: &str| common::metric(&v, key);
     let c = metric("compulsory_cpu_ms_per_cycle");
     eprintln!("compulsory: {c}");
     assert_eq!(c["verdict"], "lower", "{c}");

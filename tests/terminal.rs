@@ -5,6 +5,9 @@
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{gone_within, standin};
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -64,63 +67,95 @@ fn run_args_and_end(
     args: &[&str],
     end: &dyn Fn(&mut std::fs::File, u32),
 ) -> (Option<i32>, String, libc::tcflag_t) {
-    let pty = open_pty();
-    let cooked = lflag(&pty.slave);
-    assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
-    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TERM", "xterm-256color")
-        .stdin(io(&pty.slave))
-        .stdout(io(&pty.slave))
-        .stderr(io(&pty.slave));
-    // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
-    // controlling terminal is the pty (stdin), as a shell gives a program it starts.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            libc::ioctl(0, libc::TIOCSCTTY as _, 0);
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().unwrap();
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let mut reader = pty.master.try_clone().unwrap();
-    let sink = out.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-    let text = || String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut on = OnPty::start(args);
     // The first frame drawn: the demo's first panel title (ratatui moves the cursor over
     // spaces, so only single words are sure to arrive whole).
-    while !text().contains("phases") && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    on.wait_for("phases", Duration::from_secs(20));
     assert!(
-        text().contains("\u{1b}[?1049h"),
+        on.text().contains("\u{1b}[?1049h"),
         "no alternate screen: {:?}",
-        text()
+        on.text()
     );
-    let mut master = pty.master.try_clone().unwrap();
-    end(&mut master, child.id());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "gcscope did not exit");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut master = on.pty.master.try_clone().unwrap();
+    end(&mut master, on.child.id());
+    let code = on.wait_exit(Duration::from_secs(20)).code();
     std::thread::sleep(Duration::from_millis(100));
-    (status.code(), text(), lflag(&pty.slave))
+    (code, on.text(), lflag(&on.pty.slave))
+}
+
+/// gcscope on a new pty, as a shell starts a program: its own session with the pty as its
+/// controlling terminal; everything it writes is collected.
+struct OnPty {
+    pty: Pty,
+    child: std::process::Child,
+    out: Arc<Mutex<Vec<u8>>>,
+}
+
+impl OnPty {
+    fn start(args: &[&str]) -> OnPty {
+        let pty = open_pty();
+        let cooked = lflag(&pty.slave);
+        assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
+        let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
+        cmd.args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TERM", "xterm-256color")
+            .env_remove("GODEBUG")
+            .stdin(io(&pty.slave))
+            .stdout(io(&pty.slave))
+            .stderr(io(&pty.slave));
+        // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
+        // controlling terminal is the pty (stdin), as a shell gives a program it starts.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                libc::ioctl(0, libc::TIOCSCTTY as _, 0);
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().unwrap();
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = pty.master.try_clone().unwrap();
+        let sink = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        OnPty { pty, child, out }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
+    }
+
+    /// Until `word` has been written, at most `limit`.
+    fn wait_for(&self, word: &str, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while !self.text().contains(word) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "gcscope did not exit: {}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 fn signal(n: i32) -> impl Fn(&mut std::fs::File, u32) {
@@ -170,38 +205,6 @@ fn the_terminal_is_restored_on_every_way_out() {
             "{name}: the terminal is left raw"
         );
     }
-}
-
-/// The stand-in program (examples/standin.rs), built with the tests.
-fn standin() -> String {
-    let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_gcscope"));
-    let p = exe.parent().unwrap().join("examples").join("standin");
-    assert!(
-        p.exists(),
-        "{} missing: cargo test builds the examples",
-        p.display()
-    );
-    p.display().to_string()
-}
-
-fn alive(pid: i32) -> bool {
-    // A reaped process has no /proc entry; a zombie's state is Z.
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        s.rsplit(')')
-            .next()
-            .is_some_and(|r| !r.trim_start().starts_with('Z'))
-    })
-}
-
-fn wait_gone(pid: i32, within: Duration) -> bool {
-    let deadline = Instant::now() + within;
-    while alive(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    true
 }
 
 /// `gcscope run` in the dashboard: whatever ends gcscope (q, Ctrl-C, a signal, even SIGKILL),
@@ -280,7 +283,7 @@ fn the_program_never_outlives_the_dashboard() {
             .parse()
             .unwrap();
         assert!(
-            wait_gone(pid, Duration::from_secs(5)),
+            gone_within(pid, Duration::from_secs(5)),
             "{name}: the program {pid} outlived gcscope"
         );
         assert_eq!(code, want, "{name}: gcscope's status");
@@ -291,7 +294,7 @@ fn the_program_never_outlives_the_dashboard() {
                 .parse()
                 .unwrap();
             assert!(
-                wait_gone(grandchild, Duration::from_secs(5)),
+                gone_within(grandchild, Duration::from_secs(5)),
                 "{name}: the program's own child {grandchild} was left running"
             );
         }
@@ -322,62 +325,16 @@ fn the_program_never_outlives_the_dashboard() {
 /// program's own clean exit is not reported as gcscope stopping it.
 #[test]
 fn one_ctrl_c_reaches_a_headless_program_once() {
-    let pty = open_pty();
-    let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
     // Counts every SIGINT, and waits a while after the first for a second one.
     let script = "n=0; trap 'echo got INT; n=$((n+1))' INT; echo ready; \
                   while [ $n -lt 1 ]; do sleep 0.05; done; sleep 0.5; exit 0";
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
-    cmd.args(["run", "--headless", "--", "sh", "-c", script])
-        .env_remove("GODEBUG")
-        .stdin(io(&pty.slave))
-        .stdout(io(&pty.slave))
-        .stderr(io(&pty.slave));
-    // SAFETY: only async-signal-safe calls between fork and exec: a session whose
-    // controlling terminal is the pty, as a shell gives the program it starts.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            libc::ioctl(0, libc::TIOCSCTTY as _, 0);
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().unwrap();
-    drop(pty.slave);
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let mut reader = pty.master.try_clone().unwrap();
-    let sink = out.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-    });
-    let text = || String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !text().contains("ready") && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let mut master = pty.master.try_clone().unwrap();
+    let mut on = OnPty::start(&["run", "--headless", "--", "sh", "-c", script]);
+    on.wait_for("ready", Duration::from_secs(10));
     // The terminal's interrupt character: SIGINT to the foreground process group.
-    master.write_all(b"\x03").unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "gcscope did not exit: {}",
-            text()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    on.pty.master.write_all(b"\x03").unwrap();
+    let status = on.wait_exit(Duration::from_secs(10));
     std::thread::sleep(Duration::from_millis(100));
-    let t = text();
+    let t = on.text();
     // (The command line is in the summary too: count the program's own lines.)
     assert_eq!(t.matches("got INT\r\n").count(), 1, "{t}");
     assert_eq!(status.code(), Some(0), "{t}");
