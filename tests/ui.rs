@@ -561,21 +561,9 @@ fn view_case(name: &str) -> App {
         }
         "program_ab" => {
             // `gcscope ab './leg -mode tree' './gt -mode tree'` after three runs a side.
-            let mut app = App::new(vec![
-                Pane::new("./leg -mode tree", true),
-                Pane::new("./gt -mode tree", true),
-            ]);
-            let mut decs = [trace::Decoder::new(), trace::Decoder::new()];
-            let files = [
-                "go/go1.27.3_legacy_tree_p2_r1.log",
-                "go/go1.27.3_greentea_tree_p2_r1.log",
-            ];
-            for run in 1..=3 {
-                for side in 0..2 {
-                    program_run(&mut app, side, &mut decs[side], files[side], run, 100.0);
-                }
-            }
-            app
+            let mut ab = ProgramAb::new();
+            ab.runs(1..=3);
+            ab.app
         }
         _ => unreachable!("{name}"),
     }
@@ -777,32 +765,54 @@ fn program_run(
     );
 }
 
+/// `gcscope ab './leg -mode tree' './gt -mode tree'` in the dashboard: real Go 1.27.3 tree
+/// lines, legacy as A and Green Tea as B, each run's `ops` figure 100 (A) or 130 (B).
+struct ProgramAb {
+    app: App,
+    decs: [trace::Decoder; 2],
+}
+
+impl ProgramAb {
+    const FILES: [&str; 2] = [
+        "go/go1.27.3_legacy_tree_p2_r1.log",
+        "go/go1.27.3_greentea_tree_p2_r1.log",
+    ];
+
+    fn new() -> ProgramAb {
+        ProgramAb {
+            app: App::new(vec![
+                Pane::new("./leg -mode tree", true),
+                Pane::new("./gt -mode tree", true),
+            ]),
+            decs: [trace::Decoder::new(), trace::Decoder::new()],
+        }
+    }
+
+    /// These runs of each side, A then B, as `ab` interleaves them.
+    fn runs(&mut self, runs: std::ops::RangeInclusive<usize>) {
+        for run in runs {
+            for side in 0..2 {
+                let ops = 100.0 + side as f64 * 30.0;
+                program_run(
+                    &mut self.app,
+                    side,
+                    &mut self.decs[side],
+                    Self::FILES[side],
+                    run,
+                    ops,
+                );
+            }
+        }
+    }
+}
+
 /// `gcscope ab` in the dashboard: each side follows its current run, and the strip
 /// compares the runs that ended, by compare's rule: no verdict at 2 a side, a verdict at 3.
 #[test]
 fn an_ab_of_programs_fills_the_strip_run_by_run() {
-    let mut app = App::new(vec![
-        Pane::new("./leg -mode tree", true),
-        Pane::new("./gt -mode tree", true),
-    ]);
-    let mut decs = [trace::Decoder::new(), trace::Decoder::new()];
-    let files = [
-        "go/go1.27.3_legacy_tree_p2_r1.log",
-        "go/go1.27.3_greentea_tree_p2_r1.log",
-    ];
-    for run in 1..=2 {
-        for side in 0..2 {
-            program_run(
-                &mut app,
-                side,
-                &mut decs[side],
-                files[side],
-                run,
-                100.0 + side as f64 * 30.0,
-            );
-        }
-    }
-    let s = screen(&mut app, 100, 30);
+    let mut ab = ProgramAb::new();
+    ab.runs(1..=2);
+    let s = screen(&mut ab.app, 100, 30);
     assert!(s.contains("runs that ended well, A 2, B 2"), "{s}");
     let row = |s: &str, label: &str| -> String {
         s.lines()
@@ -818,28 +828,20 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
             .and_then(|r| r.why.clone())
     };
     assert_eq!(
-        why(&app).as_deref(),
+        why(&ab.app).as_deref(),
         Some("2 runs a side; a verdict needs 3")
     );
-    for side in 0..2 {
-        program_run(
-            &mut app,
-            side,
-            &mut decs[side],
-            files[side],
-            3,
-            100.0 + side as f64 * 30.0,
-        );
-    }
-    let s = screen(&mut app, 100, 30);
+    ab.runs(3..=3);
+    let app = &mut ab.app;
+    let s = screen(app, 100, 30);
     assert!(s.contains("runs that ended well, A 3, B 3"), "{s}");
     assert!(row(&s, "compulsory CPU").contains("-46.2%"), "{s}");
-    assert_eq!(why(&app), None);
+    assert_eq!(why(app), None);
     assert!(row(&s, "ops").contains("+30.0%"), "{s}");
     // Each side shows its latest run, and how it ended.
     assert_eq!(app.panes[0].run, 2);
     insta::assert_snapshot!(s);
-    let wide = screen(&mut app, 200, 50);
+    let wide = screen(app, 200, 50);
     assert!(wide.contains("run 3 exited 0"), "{wide}");
     assert!(
         wide.contains("GOEXPERIMENT=nogreenteagc (legacy marking)"),
