@@ -537,8 +537,7 @@ fn wait(pid: i32) -> (ExitStatus, Option<f64>) {
         // SAFETY: pid is our child; the pointers are valid for the call.
         let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
         if r == pid {
-            let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-            let cpu = tv(ru.ru_utime) + tv(ru.ru_stime);
+            let cpu = cpu_s(&ru);
             let st = if libc::WIFSIGNALED(status) {
                 ExitStatus::Signal(libc::WTERMSIG(status))
             } else {
@@ -574,14 +573,19 @@ fn machine_busy_s() -> Option<f64> {
     (hz > 0).then(|| busy as f64 / hz as f64)
 }
 
+/// User + system CPU of a rusage, seconds.
+fn cpu_s(ru: &libc::rusage) -> f64 {
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(ru.ru_utime) + s(ru.ru_stime)
+}
+
 /// gcscope's own CPU time so far (its dashboard and parsing are not the program's load).
 fn self_cpu_s() -> f64 {
     // SAFETY: a zeroed rusage is valid; getrusage fills it.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: the pointer is valid for the call.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    tv(ru.ru_utime) + tv(ru.ru_stime)
+    cpu_s(&ru)
 }
 
 #[cfg(test)]
