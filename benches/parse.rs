@@ -7,9 +7,9 @@
 #![allow(clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gcscope::source;
-use gcscope::timeline::Run;
-use gcscope::trace::parse;
+use gcscope_core::read as core_read;
+use gcscope_core::timeline::Run;
+use gcscope_core::trace::parse;
 use std::hint::black_box;
 
 const LINES: usize = 200_000;
@@ -64,14 +64,14 @@ fn bench(c: &mut Criterion) {
         b.iter_batched_ref(
             || classified.clone(),
             |parsed| {
-                let mut tl = gcscope::timeline::Timeline {
+                let mut tl = gcscope_core::timeline::Timeline {
                     drop_cycles: true,
                     ..Default::default()
                 };
-                let mut reader = gcscope::trace::reader::Reader::new();
+                let mut reader = gcscope_core::trace::reader::Reader::new();
                 let mut sink = |e| tl.apply(e);
                 for (i, (line, p)) in lines.iter().zip(parsed.drain(..)).enumerate() {
-                    let raw = gcscope::trace::lines::RawLine {
+                    let raw = gcscope_core::trace::lines::RawLine {
                         no: i as u64 + 1,
                         bytes: line,
                         dropped: 0,
@@ -86,18 +86,18 @@ fn bench(c: &mut Criterion) {
     });
     // A stream: one thread, through the Decoder.
     g.bench_function("read_all", |b| {
-        b.iter(|| black_box(source::read_all(&data[..]).map(|t| t.cycle_count())))
+        b.iter(|| black_box(core_read::read_all(&data[..]).map(|t| t.cycle_count())))
     });
     // A file's bytes: one piece per core, joined (16 MB, so as many pieces as cores).
     g.bench_function("read_bytes_into", |b| {
         b.iter(|| {
             black_box(
-                source::read_bytes_into(&data, gcscope::timeline::Timeline::default())
+                core_read::read_bytes_into(&data, gcscope_core::timeline::Timeline::default())
                     .cycle_count(),
             )
         })
     });
-    let tl = source::read_all(&data[..]).expect("in-memory read");
+    let tl = core_read::read_all(&data[..]).expect("in-memory read");
     g.bench_function("summaries", |b| {
         b.iter(|| {
             black_box(

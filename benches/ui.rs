@@ -4,10 +4,10 @@
 #![allow(clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gcscope::model::Event;
-use gcscope::source;
-use gcscope::ui::app::{App, Pane};
-use gcscope::ui::view::{self, Theme};
+use gcscope_core::read as core_read;
+use gcscope_model::Event;
+use gcscope_tui::app::{App, Pane};
+use gcscope_tui::view::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::Instant;
@@ -40,7 +40,7 @@ fn trace_text() -> Vec<u8> {
 
 fn load(text: &[u8]) -> App {
     let mut p = Pane::new("1M", false);
-    p.timeline = source::read_all(text).expect("in memory");
+    p.timeline = core_read::read_all(text).expect("in memory");
     let mut app = App::new(vec![p]);
     app.apply(0, Event::End { error: None });
     app.refresh();
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     );
     eprintln!(
         "memory per cycle: {} B Cycle record + 56 B running statistics",
-        std::mem::size_of::<gcscope::model::Cycle>()
+        std::mem::size_of::<gcscope_model::Cycle>()
     );
     let mut g = c.benchmark_group("dashboard");
     g.sample_size(20);

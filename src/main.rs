@@ -16,7 +16,7 @@ fn main() {
     // hook, installed later, restores the terminal before this one runs).
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        gcscope::source::child::kill_all();
+        gcscope_source::child::kill_all();
         previous(info);
     }));
     if let Err(e) = cli::run() {

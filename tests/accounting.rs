@@ -8,7 +8,7 @@
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::source;
+use gcscope_core::read as core_read;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::sync::LazyLock;
@@ -116,7 +116,7 @@ fn render(pieces: &[Piece]) -> String {
 }
 
 /// Problems that stand for a gc line: a gc line that does not parse or ends early.
-fn gc_problems(tl: &gcscope::timeline::Timeline) -> usize {
+fn gc_problems(tl: &gcscope_core::timeline::Timeline) -> usize {
     tl.problems
         .iter()
         .filter(|p| p.reason.starts_with("gc line"))
@@ -125,7 +125,7 @@ fn gc_problems(tl: &gcscope::timeline::Timeline) -> usize {
 
 fn check(pieces: &[Piece]) -> Result<(), TestCaseError> {
     let text = render(pieces);
-    let tl = source::read_all(text.as_bytes()).unwrap();
+    let tl = core_read::read_all(text.as_bytes()).unwrap();
     let cycles = tl.cycle_count();
     let problems = gc_problems(&tl);
     prop_assert_eq!(
@@ -137,7 +137,7 @@ fn check(pieces: &[Piece]) -> Result<(), TestCaseError> {
         tl.problems
     );
     // Files (in pieces) and streams read alike.
-    let mapped = source::read_bytes_into(text.as_bytes(), Default::default());
+    let mapped = core_read::read_bytes_into(text.as_bytes(), Default::default());
     prop_assert_eq!(mapped.cycle_count(), cycles);
     prop_assert_eq!(&mapped.problems, &tl.problems);
     Ok(())
@@ -178,7 +178,7 @@ fn gc_lines_behind_runtime_prefixes_and_side_by_side_are_read() {
         ("gc 123456789012345678901 @0.5s 3%".to_string(), 0, 1),
         (format!("gc 123456789012345678901 @0.5s 3%{}", gc(2)), 1, 1),
     ] {
-        let tl = source::read_all(format!("{text}\n").as_bytes()).unwrap();
+        let tl = core_read::read_all(format!("{text}\n").as_bytes()).unwrap();
         assert_eq!(tl.cycle_count(), cycles, "{text}: {:?}", tl.problems);
         assert_eq!(gc_problems(&tl), problems, "{text}: {:?}", tl.problems);
         assert!(tl.problems.iter().all(|p| p.line == 1));

@@ -4,8 +4,9 @@
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::source;
-use gcscope::timeline::Timeline;
+use gcscope_core::read as core_read;
+use gcscope_core::timeline::Timeline;
+use gcscope_source as source;
 use regex::bytes::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -147,7 +148,7 @@ fn split_lines_are_stitched() {
     assert_eq!(tl.cycle_count(), 107);
     let nums: Vec<u32> = tl.runs[0].cycles.iter().map(|c| c.num).collect();
     assert_eq!(nums, (1..=107).collect::<Vec<_>>());
-    let stitched = tl.note_count(gcscope::model::NoteKind::Stitched);
+    let stitched = tl.note_count(gcscope_model::NoteKind::Stitched);
     assert_eq!(stitched, 6, "107 cycles, 101 whole gc lines");
     assert!(tl.problems.is_empty(), "{:?}", tl.problems);
     // The program's lines that landed inside gc lines are kept as output.
@@ -160,7 +161,7 @@ fn split_lines_are_stitched() {
 /// traces/wild/SOURCES.md: gc lines, scvg, GC forced and (forced) per file.
 #[test]
 fn wild_logs_match_their_sources_table() {
-    use gcscope::model::NoteKind;
+    use gcscope_model::NoteKind;
     let sources = std::fs::read_to_string(root().join("wild/SOURCES.md")).unwrap();
     let mut matched = 0;
     for line in sources.lines() {
@@ -237,7 +238,7 @@ fn cpu_sums_match_runtime_metrics() {
         let Some(assist) = m["/cpu/classes/gc/mark/assist:cpu-seconds"].as_f64() else {
             continue; // Go 1.19 has no CPU classes.
         };
-        let sum = |f: fn(&gcscope::model::Cycle) -> u64| {
+        let sum = |f: fn(&gcscope_model::Cycle) -> u64| {
             cycles.iter().map(|c| f(c)).sum::<u64>() as f64 / 1e9
         };
         for (what, trace, metric) in [
@@ -359,8 +360,8 @@ fn gctrace2_page_scan_density_matches_the_index() {
 fn mapped_and_streamed_reads_agree() {
     for path in all_traces() {
         let bytes = std::fs::read(&path).unwrap();
-        let streamed = source::read_all(&bytes[..]).unwrap();
-        let mapped = source::read_bytes_into(&bytes, Timeline::default());
+        let streamed = core_read::read_all(&bytes[..]).unwrap();
+        let mapped = core_read::read_bytes_into(&bytes, Timeline::default());
         let name = path.display();
         assert_eq!(streamed.runs.len(), mapped.runs.len(), "{name}");
         for (a, b) in streamed.runs.iter().zip(&mapped.runs) {
@@ -395,7 +396,7 @@ fn first_difference(a: &Timeline, b: &Timeline) -> Option<String> {
         ("output", a.output == b.output),
         ("notes", a.notes == b.notes),
         ("problems", a.problems == b.problems),
-        ("end", a.ended == b.ended),
+        ("end", a.source == b.source),
     ] {
         if !same {
             return Some(format!("{what} differ"));
@@ -421,9 +422,9 @@ fn pieces_read_side_by_side_agree_with_one_reader() {
                 drop_cycles,
                 ..Timeline::default()
             };
-            let whole = source::read_all_into(&bytes[..], prepared()).unwrap();
+            let whole = core_read::read_all_into(&bytes[..], prepared()).unwrap();
             for pieces in [2, 3, 7, 16] {
-                let (tl, count) = source::read_bytes_in_pieces(&bytes, prepared(), pieces);
+                let (tl, count) = core_read::read_bytes_in_pieces(&bytes, prepared(), pieces);
                 if let Some(d) = first_difference(&tl, &whole) {
                     panic!("{} in {pieces} pieces: {d}", path.display());
                 }
@@ -456,9 +457,9 @@ fn concatenated_logs_join_without_reading_again() {
             bytes.push(b'\n');
         }
     }
-    let whole = source::read_all(&bytes[..]).unwrap();
+    let whole = core_read::read_all(&bytes[..]).unwrap();
     for pieces in [2, 5, 11] {
-        let (tl, count) = source::read_bytes_in_pieces(&bytes, Timeline::default(), pieces);
+        let (tl, count) = core_read::read_bytes_in_pieces(&bytes, Timeline::default(), pieces);
         assert_eq!(first_difference(&tl, &whole), None, "{pieces} pieces");
         assert_eq!(count.read, pieces);
         assert_eq!(count.read_again, 0, "{pieces} pieces");

@@ -3,8 +3,8 @@
 //! fires on an empty or one-cycle run.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::stats::findings::{Finding, Severity};
-use gcscope::stats::summary::RunStats;
+use gcscope_core::stats::findings::{Finding, Severity};
+use gcscope_core::stats::summary::RunStats;
 use proptest::prelude::*;
 
 fn findings(name: &str) -> Vec<Finding> {
@@ -12,8 +12,8 @@ fn findings(name: &str) -> Vec<Finding> {
         "{}/traces/go/go1.27.3_{name}.log",
         env!("CARGO_MANIFEST_DIR")
     );
-    let tl = gcscope::source::read_path(std::path::Path::new(&path)).unwrap();
-    let runs = gcscope::timeline::summarize(&tl.runs);
+    let tl = gcscope_source::read_path(std::path::Path::new(&path)).unwrap();
+    let runs = gcscope_core::timeline::summarize(&tl.runs);
     assert_eq!(runs.len(), 1, "{name}");
     runs.into_iter().next().unwrap().findings
 }
@@ -159,9 +159,9 @@ fn warnings_come_first() {
     }
 }
 
-fn cycle(text: &str) -> gcscope::model::Cycle {
-    match gcscope::trace::parse::parse_line(text.as_bytes()) {
-        gcscope::trace::parse::Line::Cycle { cycle, .. } => *cycle,
+fn cycle(text: &str) -> gcscope_model::Cycle {
+    match gcscope_core::trace::parse::parse_line(text.as_bytes()) {
+        gcscope_core::trace::parse::Line::Cycle { cycle, .. } => *cycle,
         other => panic!("{other:?}"),
     }
 }
@@ -190,6 +190,6 @@ proptest! {
 #[test]
 fn no_rule_fires_on_an_empty_run() {
     assert!(RunStats::default().summary(1, None).is_none());
-    let tl = gcscope::source::read_all(&b""[..]).unwrap();
-    assert!(gcscope::timeline::summarize(&tl.runs).is_empty());
+    let tl = gcscope_core::read::read_all(&b""[..]).unwrap();
+    assert!(gcscope_core::timeline::summarize(&tl.runs).is_empty());
 }

@@ -5,7 +5,7 @@
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::lab::{self, Checks, Config, LabError, Marker, Shape};
+use gcscope_lab::{self as lab, Checks, Config, LabError, Marker, Shape};
 use std::time::Duration;
 
 fn cfg(shape: Shape, marker: Marker, gogc: u64, secs: f64) -> Config {
@@ -157,12 +157,12 @@ fn trace_out_round_trips_through_the_parser() {
     let mut out: Vec<u8> = Vec::new();
     let mut cycles = Vec::new();
     let end = lab::run(&c, |lc| {
-        out.extend_from_slice(gcscope::trace::format::cycle_text(&lc.result.cycle).as_bytes());
+        out.extend_from_slice(gcscope_core::trace::format::cycle_text(&lc.result.cycle).as_bytes());
         cycles.push(lc.result.cycle);
         true
     });
     assert!(end.cycles >= 3);
-    let tl = gcscope::source::read_bytes_into(&out, Default::default());
+    let tl = gcscope_core::read::read_bytes_into(&out, Default::default());
     assert!(tl.problems.is_empty(), "{:?}", tl.problems);
     assert_eq!(tl.runs.len(), 1);
     let read = &tl.runs[0].cycles;
@@ -177,16 +177,16 @@ fn trace_out_round_trips_through_the_parser() {
         assert_eq!(r.scan, c.scan);
         assert!(c.scan.as_ref().is_some_and(|s| !s.classes.is_empty()));
         assert_eq!(
-            gcscope::trace::format::line(r),
-            gcscope::trace::format::line(c)
+            gcscope_core::trace::format::line(r),
+            gcscope_core::trace::format::line(c)
         );
     }
 }
 
 #[test]
 fn lab_source_events_carry_every_lab_field_for_each_workload() {
-    use gcscope::model::Event;
-    use gcscope::source::{spawn, Spec};
+    use gcscope_model::Event;
+    use gcscope_source::{spawn, Spec};
     for shape in Shape::ALL {
         for marker in [Marker::Legacy, Marker::Greentea] {
             let mut c = cfg(shape, marker, 100, 1.0);
@@ -194,7 +194,7 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
             c.poison = false;
             let (tx, mut rx) = tokio::sync::mpsc::channel(64);
             spawn(
-                Spec::Lab(Box::new(gcscope::source::LabSpec {
+                Spec::Lab(Box::new(gcscope_source::LabSpec {
                     cfg: c,
                     switches: None,
                 })),
@@ -277,9 +277,9 @@ fn every_cycle_after_setup_frees_something_on_each_workload() {
 /// labelled run starts with the new workload.
 #[test]
 fn a_live_switch_starts_a_fresh_labelled_run() {
-    use gcscope::model::Event;
-    use gcscope::source::LabKnob;
-    use gcscope::source::{spawn, LabControl};
+    use gcscope_model::Event;
+    use gcscope_source::LabKnob;
+    use gcscope_source::{spawn, LabControl};
     let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 3.0);
     c.checkmark = false;
     c.poison = false;
@@ -334,8 +334,8 @@ fn soak_adversarial_a_minute_per_marker() {
 /// with the terminal left in the alternate screen.
 #[test]
 fn a_full_arena_ends_the_live_lab_source_with_its_message() {
-    use gcscope::model::Event;
-    use gcscope::source::{spawn, LabSpec, Spec};
+    use gcscope_model::Event;
+    use gcscope_source::{spawn, LabSpec, Spec};
     let mut c = cfg(Shape::Tree, Marker::Greentea, 100, 30.0);
     c.arena_mb = 1;
     c.checkmark = false;
@@ -363,8 +363,11 @@ fn a_full_arena_ends_the_live_lab_source_with_its_message() {
         }
     }
     let error = ended.expect("the source ended").expect("with an error");
+    let gcscope_model::SourceError::Lab(text) = &error else {
+        panic!("a lab source ends with the lab's error, not {error:?}");
+    };
     assert!(
-        error.contains("arena is full") && error.contains("--arena-mb"),
-        "{error}"
+        text.contains("arena is full") && text.contains("--arena-mb"),
+        "{text}"
     );
 }

@@ -2,10 +2,10 @@
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::model::{Clock, Cpu, Cycle, Go15Phases, LabStats};
-use gcscope::source;
-use gcscope::timeline::Timeline;
-use gcscope::trace::{format, parse};
+use gcscope_core::read as core_read;
+use gcscope_core::timeline::Timeline;
+use gcscope_core::trace::{format, parse};
+use gcscope_model::{Clock, Cpu, Cycle, Go15Phases, LabStats};
 use proptest::prelude::*;
 
 /// Durations as the runtime can print them: up to ~2 significant digits below 10 ms.
@@ -118,8 +118,8 @@ proptest! {
             text.push('\n');
             labs.push(lab);
         }
-        let streamed = source::read_all(text.as_bytes()).unwrap();
-        let mapped = source::read_bytes_into(text.as_bytes(), Timeline::default());
+        let streamed = core_read::read_all(text.as_bytes()).unwrap();
+        let mapped = core_read::read_bytes_into(text.as_bytes(), Timeline::default());
         prop_assert_eq!(streamed.runs.len(), mapped.runs.len());
         for (a, b) in streamed.runs.iter().zip(&mapped.runs) {
             prop_assert_eq!(&a.cycles, &b.cycles);
@@ -148,8 +148,8 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         let _ = parse::parse_line(&bytes);
-        let tl = source::read_all(&bytes[..]).unwrap();
-        prop_assert!(tl.ended.is_some());
+        let tl = core_read::read_all(&bytes[..]).unwrap();
+        prop_assert!(tl.source.ended());
     }
 
     /// Corruptions of a real line: every variant is read as a cycle, a problem, or output,
@@ -159,7 +159,7 @@ proptest! {
         let line = "gc 6 @0.458s 7%: 0.080+54+0.094 ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 0 MB stacks, 0 MB globals, 4 P";
         let cut = cut.min(line.len());
         let text = format!("{}{}\n{}\n", &line[..cut], junk, line);
-        let tl = source::read_all(text.as_bytes()).unwrap();
+        let tl = core_read::read_all(text.as_bytes()).unwrap();
         // The intact second line is always read.
         prop_assert!(tl.runs.iter().flat_map(|r| &r.cycles).any(|c| c.line == 2 && c.num == 6));
         let first_seen = tl.runs.iter().flat_map(|r| &r.cycles).any(|c| c.line == 1)
@@ -179,7 +179,7 @@ fn invalid_utf8_does_not_stop_reading() {
     text.extend_from_slice(
         b"gc 2 @0.2s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n",
     );
-    let tl = source::read_all(&text[..]).unwrap();
+    let tl = core_read::read_all(&text[..]).unwrap();
     assert_eq!(tl.cycle_count(), 2);
     assert_eq!(tl.output.len(), 1);
     assert!(tl.output[0].text.contains("program"));
@@ -192,7 +192,7 @@ fn a_huge_line_is_cut_and_reported() {
     text.extend_from_slice(
         b"gc 2 @0.2s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n",
     );
-    let tl = source::read_all(&text[..]).unwrap();
+    let tl = core_read::read_all(&text[..]).unwrap();
     assert_eq!(tl.cycle_count(), 1);
     assert_eq!(tl.problems.len(), 1);
     assert!(
@@ -289,8 +289,8 @@ proptest! {
     #[test]
     fn pieces_read_like_one_reader(steps in proptest::collection::vec(step(), 1..160), pieces in 2usize..12) {
         let text = render(&steps);
-        let whole = source::read_all(text.as_bytes()).unwrap();
-        let (tl, count) = source::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        let whole = core_read::read_all(text.as_bytes()).unwrap();
+        let (tl, count) = core_read::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
         prop_assert!(count.read <= pieces);
         prop_assert_eq!(tl.runs.len(), whole.runs.len());
         for (a, b) in tl.runs.iter().zip(&whole.runs) {
@@ -319,11 +319,11 @@ fn a_huge_line_reads_the_same_in_pieces() {
             text.push('\n');
         }
     }
-    let whole = source::read_all(text.as_bytes()).unwrap();
+    let whole = core_read::read_all(text.as_bytes()).unwrap();
     assert_eq!(whole.problems.len(), 1);
     for pieces in [2, 3, 5] {
         let (tl, count) =
-            source::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+            core_read::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
         assert!(count.read > 1, "{pieces} pieces: {count:?}");
         assert!(tl == whole, "{pieces} pieces");
     }

@@ -6,9 +6,9 @@
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
-use gcscope::model::{Cycle, Event, GreenTeaCounts, LabStats, ScanCounts, ScanLine, ScanStats};
-use gcscope::stats::summary::RunStats;
-use gcscope::timeline::Timeline;
+use gcscope_core::stats::summary::RunStats;
+use gcscope_core::timeline::Timeline;
+use gcscope_model::{Cycle, Event, GreenTeaCounts, LabStats, ScanCounts, ScanLine, ScanStats};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 

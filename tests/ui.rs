@@ -4,12 +4,13 @@
 #![allow(clippy::unwrap_used)]
 
 use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
-use gcscope::model::Event;
-use gcscope::source;
-use gcscope::trace;
-use gcscope::ui::app::{App, Pane};
-use gcscope::ui::keys::{self, Action};
-use gcscope::ui::view::{self, Theme};
+use gcscope_core::read as core_read;
+use gcscope_core::trace;
+use gcscope_model::Event;
+use gcscope_source as source;
+use gcscope_tui::app::{App, Pane};
+use gcscope_tui::keys::{self, Action};
+use gcscope_tui::view::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::time::Duration;
@@ -130,8 +131,11 @@ fn a_read_error_shows_in_the_header_of_a_file() {
     let mut a = App::new(vec![Pane::new("broken.log", false)]);
     a.apply(
         0,
-        gcscope::model::Event::End {
-            error: Some("read error on broken.log: Is a directory (os error 21)".into()),
+        gcscope_model::Event::End {
+            error: Some(gcscope_model::SourceError::read(
+                std::path::Path::new("broken.log"),
+                std::io::Error::from_raw_os_error(21),
+            )),
         },
     );
     let s = screen(&mut a, 120, 40);
@@ -152,7 +156,7 @@ fn a_loaded_lab_run_says_so_in_the_header() {
             text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
         }
         let mut p = Pane::new("lab.log", false);
-        p.timeline = source::read_all(text.as_bytes()).unwrap();
+        p.timeline = core_read::read_all(text.as_bytes()).unwrap();
         let mut a = App::new(vec![p]);
         a.apply(0, Event::End { error: None });
         let s = screen(&mut a, 120, 40);
@@ -207,7 +211,7 @@ fn a_40ms_pause_jumps_out() {
         ));
     }
     let mut p = Pane::new("swap.log", false);
-    p.timeline = source::read_all(text.as_bytes()).unwrap();
+    p.timeline = core_read::read_all(text.as_bytes()).unwrap();
     let mut a = App::new(vec![p]);
     a.apply(0, Event::End { error: None });
     let s = screen(&mut a, 140, 44);
@@ -287,7 +291,7 @@ async fn the_event_loop_applies_events_and_keys() {
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let app = App::new(vec![Pane::new("tree", false)]);
     let (app, signal) =
-        gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME)
+        gcscope_tui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME)
             .await
             .unwrap();
     assert!(app.quit && signal.is_none());
@@ -337,7 +341,7 @@ fn lab_trace_a_b() {
 /// lab data (the values vary run to run, so this checks content, not a snapshot).
 #[test]
 fn live_lab_cycles_fill_the_panes() {
-    let cfg = gcscope::lab::Config {
+    let cfg = gcscope_lab::Config {
         duration: Some(Duration::from_millis(800)),
         scale: 1.0 / 16.0,
         arena_mb: 512,
@@ -352,7 +356,7 @@ fn live_lab_cycles_fill_the_panes() {
             restart: None,
         },
     );
-    gcscope::lab::run(&cfg, |lc| {
+    gcscope_lab::run(&cfg, |lc| {
         a.apply(
             0,
             Event::Cycle {
@@ -392,13 +396,13 @@ fn live_lab_ab(a: &str, b: &str) -> App {
         .iter()
         .map(|text| {
             let mut p = Pane::new("lab", true);
-            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            p.timeline = core_read::read_all(text.as_bytes()).unwrap();
             p
         })
         .collect();
     let mut app = App::new(panes);
-    let cfgs = vec![gcscope::lab::Config::default(); 2];
-    app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+    let cfgs = vec![gcscope_lab::Config::default(); 2];
+    app.lab = Some(gcscope_source::LabControl::new(cfgs).0);
     app
 }
 
@@ -497,7 +501,7 @@ fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
         after(idle, "idle share"),
         "{pane}\n{idle}"
     );
-    let summary = gcscope::report::summary_text(&[gcscope::report::Source {
+    let summary = gcscope_core::report::summary_text(&[gcscope_core::report::Source {
         name: "a".into(),
         timeline: a.panes[0].timeline.clone(),
     }]);
@@ -527,8 +531,8 @@ fn view_case(name: &str) -> App {
                     })
                     .collect(),
             );
-            let cfgs = vec![gcscope::lab::Config::default(); 2];
-            app.lab = Some(gcscope::source::LabControl::new(cfgs).0);
+            let cfgs = vec![gcscope_lab::Config::default(); 2];
+            app.lab = Some(gcscope_source::LabControl::new(cfgs).0);
             // Their events have arrived (a live pane shows each as it comes).
             for i in 0..2 {
                 app.apply(i, Event::End { error: None });
@@ -543,8 +547,8 @@ fn view_case(name: &str) -> App {
         "empty_pipe" => {
             // `(echo 'starting server'; sleep 30) | gcscope -`, before any gc line.
             let mut p = Pane::new("-", true);
-            p.timeline = source::read_all(&b"starting server\n"[..]).unwrap();
-            p.timeline.ended = None;
+            p.timeline = core_read::read_all(&b"starting server\n"[..]).unwrap();
+            p.timeline.source = gcscope_core::timeline::SourceState::Producing;
             App::new(vec![p])
         }
         "problems_only" => {
@@ -554,7 +558,7 @@ fn view_case(name: &str) -> App {
                 text += &format!("gc{n}(1): 0+0+0+0 us, 0 -> 0 MB, 21 (21-0) objects, 2 goroutines, 16/0/0 sweeps, 0(0) handoff, 0(0) steal, 0/0/0 yields\n");
             }
             let mut p = Pane::new("go14.log", false);
-            p.timeline = source::read_all(text.as_bytes()).unwrap();
+            p.timeline = core_read::read_all(text.as_bytes()).unwrap();
             let mut a = App::new(vec![p]);
             a.apply(0, Event::End { error: None });
             a
@@ -636,7 +640,7 @@ fn autoplay_starts_the_replay_when_every_source_has_arrived() {
         .map(|n| {
             // Read, but not yet ended: the End event is what the loop applies last.
             let mut p = pane(n);
-            p.timeline.ended = None;
+            p.timeline.source = gcscope_core::timeline::SourceState::Producing;
             p
         })
         .collect();
@@ -693,7 +697,7 @@ fn a_file_of_many_runs_opens_on_the_latest() {
         }
     }
     let mut p = Pane::new("restarts.log", false);
-    p.timeline = source::read_all(text.as_bytes()).unwrap();
+    p.timeline = core_read::read_all(text.as_bytes()).unwrap();
     let mut a = App::new(vec![p]);
     a.apply(0, Event::End { error: None });
     assert_eq!(a.panes[0].timeline.runs.len(), 3);
@@ -723,7 +727,7 @@ fn program_run(
     run: usize,
     ops: f64,
 ) {
-    use gcscope::model::{ExitStatus, ProgramExit, ProgramStart};
+    use gcscope_model::{ExitStatus, ProgramExit, ProgramStart};
     let side = if pane == 0 { 'A' } else { 'B' };
     app.apply(
         pane,
@@ -853,7 +857,7 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
 /// guide says what gcscope set and why there may be none, not how to set gctrace.
 #[test]
 fn a_program_without_gc_lines_gets_its_own_guide() {
-    use gcscope::model::{ExitStatus, ProgramExit, ProgramStart};
+    use gcscope_model::{ExitStatus, ProgramExit, ProgramStart};
     let mut app = App::new(vec![Pane::new("./server -port 8080", true)]);
     app.apply(
         0,
@@ -883,7 +887,7 @@ fn a_program_without_gc_lines_gets_its_own_guide() {
             wall_s: 1.0,
             cpu_s: None,
             other_cpus: None,
-            stopped: Some(gcscope::model::Stopped::User),
+            stopped: Some(gcscope_model::Stopped::User),
         }),
     );
     let s = screen(&mut app, 80, 24);
@@ -937,7 +941,7 @@ async fn findings_keys_in_the_event_loop_and_q_quits_from_the_overlay() {
     .chain(futures::stream::pending());
     let mut term = Terminal::new(TestBackend::new(100, 30)).unwrap();
     let app = App::new(vec![Pane::new("leak", false)]);
-    let run = gcscope::ui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME);
+    let run = gcscope_tui::event_loop(&mut term, app, rx, input, || Duration::ZERO, THEME);
     let (app, signal) = tokio::time::timeout(Duration::from_secs(60), run)
         .await
         .expect("q did not quit from the findings overlay")

@@ -3,16 +3,25 @@
 use super::{print, print_json};
 use anyhow::{Context, Result};
 use clap::ValueEnum;
-use gcscope::lab::{self, Shape};
-use gcscope::report::{self, Source};
-use gcscope::source::LabControl;
+use gcscope_core::report::{self, Source};
+use gcscope_lab::{self as lab, Shape};
+use gcscope_source::LabControl;
 use std::io::Write;
+
+/// A workload on the command line: its choices are `Shape::ALL` by name (the lab's types carry
+/// no command-line derive: the lab depends on no clap).
+fn shape_parser() -> impl clap::builder::TypedValueParser<Value = Shape> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Shape::ALL.map(Shape::name)).try_map(|name: String| {
+        Shape::from_name(&name).ok_or_else(|| format!("no workload is called {name}"))
+    })
+}
 
 /// The lab's settings on the command line.
 #[derive(clap::Args, Clone)]
 pub struct LabArgs {
     /// Heap shape to run.
-    #[arg(long, value_enum, default_value = "tree")]
+    #[arg(long, value_parser = shape_parser(), default_value = "tree")]
     workload: Shape,
     /// Marking strategy of a one-sided lab (`--ab` runs both).
     #[arg(long, value_enum, default_value_t = MarkerArg::Greentea)]
@@ -120,10 +129,10 @@ pub fn live(args: &LabArgs) -> Result<()> {
     let cfg = args.config(None);
     let label = cfg.label();
     let (control, specs) = LabControl::new(vec![cfg]);
-    gcscope::ui::run(
+    Ok(gcscope_tui::run(
         specs.into_iter().map(|s| (label.clone(), s)).collect(),
         Some(control),
-    )
+    )?)
 }
 
 /// What a headless run reports beside the run's figures: its settings and the lab's own
@@ -132,7 +141,7 @@ pub fn live(args: &LabArgs) -> Result<()> {
 #[derive(serde::Serialize)]
 struct LabReport {
     lab: LabRun,
-    run: Option<gcscope::stats::summary::RunSummary>,
+    run: Option<gcscope_core::stats::summary::RunSummary>,
 }
 
 #[derive(serde::Serialize)]
@@ -154,7 +163,7 @@ struct LabRun {
 pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Path>) -> Result<()> {
     let mut file = match trace_out {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| anyhow::anyhow!("cannot create {}: {e}", gcscope::fmt::path(p)),
+            |e| anyhow::anyhow!("cannot create {}: {e}", gcscope_core::fmt::path(p)),
         )?)),
         None => None,
     };
@@ -219,10 +228,10 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
 /// returned.
 fn record(
     cfg: &lab::Config,
-    mut each: impl FnMut(Option<&gcscope::model::Cycle>, &str) -> Result<()>,
-) -> (gcscope::timeline::Timeline, Result<lab::RunEnd>) {
-    let mut timeline = gcscope::timeline::Timeline::default();
-    let mut decoder = gcscope::trace::Decoder::new();
+    mut each: impl FnMut(Option<&gcscope_model::Cycle>, &str) -> Result<()>,
+) -> (gcscope_core::timeline::Timeline, Result<lab::RunEnd>) {
+    let mut timeline = gcscope_core::timeline::Timeline::default();
+    let mut decoder = gcscope_core::trace::Decoder::new();
     let header = format!("# gcscope {}\n", cfg.label());
     let mut failed = each(None, &header).err();
     decoder.push(header.as_bytes(), &mut |e| timeline.apply(e));
@@ -230,7 +239,7 @@ fn record(
         if failed.is_some() {
             return false;
         }
-        let text = gcscope::trace::format::cycle_text(&lc.result.cycle);
+        let text = gcscope_core::trace::format::cycle_text(&lc.result.cycle);
         if let Err(e) = each(Some(&lc.result.cycle), &text) {
             failed = Some(e);
             return false;
@@ -248,8 +257,8 @@ fn record(
 }
 
 /// One line for a person watching a headless run.
-fn human_line(c: &gcscope::model::Cycle) -> String {
-    let mut s = gcscope::trace::format::line(c);
+fn human_line(c: &gcscope_model::Cycle) -> String {
+    let mut s = gcscope_core::trace::format::line(c);
     if let Some(l) = &c.lab {
         s.push_str(&format!(
             "  | {:.1} objs/page visit, {} freed{}",
@@ -282,7 +291,10 @@ pub fn ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
         .collect();
     let names: Vec<String> = cfgs.iter().map(|c| c.label()).collect();
     let (control, specs) = LabControl::new(cfgs);
-    gcscope::ui::run(names.into_iter().zip(specs).collect(), Some(control))
+    Ok(gcscope_tui::run(
+        names.into_iter().zip(specs).collect(),
+        Some(control),
+    )?)
 }
 
 /// Headless A/B: `runs` runs per side, alternating, then the same comparison as `compare`.

@@ -7,9 +7,9 @@ mod view;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
-use gcscope::report::Source;
-use gcscope::source;
-use gcscope::trace::metric::UserMetric;
+use gcscope_core::report::Source;
+use gcscope_core::trace::metric::UserMetric;
+use gcscope_source as source;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -224,7 +224,7 @@ pub fn run() -> Result<()> {
 /// `--metric NAME=REGEX`, with a name that is not one of gcscope's own figures.
 fn parse_metric(spec: &str) -> Result<UserMetric, String> {
     let m = UserMetric::parse(spec)?;
-    if gcscope::stats::compare::Metric::by_key(&m.name).is_some() {
+    if gcscope_core::stats::compare::Metric::from_key(&m.name).is_some() {
         return Err(format!(
             "{:?} is one of gcscope's own figures; pick another name",
             m.name
@@ -244,7 +244,7 @@ pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<S
                 name: f.display().to_string(),
                 timeline: source::read_path_into(
                     f,
-                    gcscope::timeline::Timeline {
+                    gcscope_core::timeline::Timeline {
                         drop_cycles: !keep_cycles,
                         drop_text: true,
                         ..Default::default()
@@ -273,13 +273,19 @@ pub(crate) fn write_stdout(
 /// `yes | head` does; any other failure (a full disk: `> /dev/full`) is named, status 1.
 pub fn report_error(e: &anyhow::Error) -> i32 {
     let broken_pipe = e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let io = c
+            .downcast_ref::<std::io::Error>()
+            .or_else(|| c.downcast_ref().and_then(gcscope_core::Error::io))
+            .or_else(|| c.downcast_ref().and_then(gcscope_model::SourceError::io));
+        io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     });
     if broken_pipe {
         return 141;
     }
-    if let Some(gcscope::ui::Interrupted(signal)) = e.downcast_ref() {
+    if let Some(gcscope_source::Interrupted(signal)) = e.downcast_ref() {
+        return 128 + signal;
+    }
+    if let Some(signal) = e.downcast_ref().and_then(gcscope_tui::Error::signal) {
         return 128 + signal;
     }
     // The program gcscope ran ended so: its status is gcscope's, said already.

@@ -2,15 +2,15 @@
 
 use super::{print, print_json};
 use anyhow::{bail, Result};
-use gcscope::model::ExitStatus;
-use gcscope::report::{self, Source};
-use gcscope::source::ab::{self, AbSpec, Step};
-use gcscope::source::child::{self, ChildControl, ChildSpec};
-use gcscope::source::gobuild;
-use gcscope::source::Spec;
-use gcscope::timeline::Timeline;
-use gcscope::trace::metric::UserMetric;
-use gcscope::trace::Decoder;
+use gcscope_core::report::{self, Source};
+use gcscope_core::timeline::Timeline;
+use gcscope_core::trace::metric::UserMetric;
+use gcscope_core::trace::Decoder;
+use gcscope_model::ExitStatus;
+use gcscope_source::ab::{self, AbSpec, Step};
+use gcscope_source::child::{self, ChildControl, ChildSpec};
+use gcscope_source::gobuild;
+use gcscope_source::Spec;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -86,7 +86,7 @@ fn forward_signals(control: Arc<ChildControl>) {
         };
         rt.block_on(async move {
             // The dashboard's signal set: the same four end a headless run.
-            let Ok(mut signals) = gcscope::ui::Signals::new() else {
+            let Ok(mut signals) = gcscope_source::Signals::new() else {
                 return;
             };
             let _ = ready.send(());
@@ -103,12 +103,8 @@ fn forward_signals(control: Arc<ChildControl>) {
 
 /// However the dashboard ended (q, Ctrl-C, a signal, an error), the program ends with it:
 /// SIGTERM (or the signal gcscope got), SIGKILL after the grace period, reaped.
-fn stop_after_dashboard(control: &ChildControl, result: &Result<()>) {
-    let signal = result
-        .as_ref()
-        .err()
-        .and_then(|e| e.downcast_ref::<gcscope::ui::Interrupted>())
-        .map(|i| i.0);
+fn stop_after_dashboard(control: &ChildControl, result: &Result<(), gcscope_tui::Error>) {
+    let signal = result.as_ref().err().and_then(gcscope_tui::Error::signal);
     control.stop(signal);
     if !control.wait_finished(Duration::from_millis(300)) {
         let _ = writeln!(
@@ -171,7 +167,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let control = ChildControl::new();
     if !headless {
-        let result = gcscope::ui::run(
+        let result = gcscope_tui::run(
             vec![(display, Spec::Run(Box::new(spec), control.clone()))],
             None,
         );
@@ -209,11 +205,11 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
 }
 
-fn run_line(display: &str, exit: &gcscope::model::ProgramExit) -> String {
+fn run_line(display: &str, exit: &gcscope_model::ProgramExit) -> String {
     let mut s = format!("{display}: {} after {:.2} s", exit.status, exit.wall_s);
     match exit.stopped {
-        Some(gcscope::model::Stopped::Timeout) => s.push_str(" (stopped at the time cap)"),
-        Some(gcscope::model::Stopped::User) => s.push_str(" (stopped by gcscope)"),
+        Some(gcscope_model::Stopped::Timeout) => s.push_str(" (stopped at the time cap)"),
+        Some(gcscope_model::Stopped::User) => s.push_str(" (stopped by gcscope)"),
         None => {}
     }
     if let Some(o) = exit.other_cpus {
@@ -302,9 +298,9 @@ pub fn ab(args: AbArgs) -> Result<()> {
             (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
             (args.b.clone(), Spec::Driven),
         ];
-        let result = gcscope::ui::run(sources, None);
+        let result = gcscope_tui::run(sources, None);
         stop_after_dashboard(&control, &result);
-        return result;
+        return Ok(result?);
     }
     forward_signals(control.clone());
     let mut tls = [Timeline::default(), Timeline::default()];
@@ -363,13 +359,13 @@ fn progress_line(step: Step<'_>) -> String {
             );
             if let Some(o) = e.exit.other_cpus {
                 s.push_str(&format!(", other load {o:.2} CPUs"));
-                if o > gcscope::stats::summary::LOADED_CPUS {
+                if o > gcscope_core::stats::summary::LOADED_CPUS {
                     s.push_str(" (loaded)");
                 }
             }
             match e.exit.stopped {
-                Some(gcscope::model::Stopped::Timeout) => s.push_str(", stopped at the time cap"),
-                Some(gcscope::model::Stopped::User) => s.push_str(", stopped"),
+                Some(gcscope_model::Stopped::Timeout) => s.push_str(", stopped at the time cap"),
+                Some(gcscope_model::Stopped::User) => s.push_str(", stopped"),
                 None => {}
             }
             if e.failed() {

@@ -2,9 +2,10 @@
 
 use super::{print, print_json, read_sources, write_stdout};
 use anyhow::{bail, Context, Result};
-use gcscope::timeline::Timeline;
-use gcscope::trace::metric::UserMetric;
-use gcscope::{report, source};
+use gcscope_core::report;
+use gcscope_core::timeline::Timeline;
+use gcscope_core::trace::metric::UserMetric;
+use gcscope_source as source;
 use std::path::PathBuf;
 
 pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
@@ -17,8 +18,13 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
         let mut rows = report::CsvRows::new(std::io::BufWriter::with_capacity(1 << 16, out));
         for f in files {
             let name = f.display().to_string();
-            rows.source(&name, |sink| source::stream_path(f, sink))
-                .context("writing the output")?;
+            rows.source(&name, |sink| -> Result<()> {
+                Ok(source::stream_path(f, sink)?)
+            })
+            .map_err(|e| match e.is::<gcscope_core::Error>() {
+                true => e.context("writing the output"),
+                false => e,
+            })?;
         }
         return rows.finish().context("writing the output");
     }
@@ -49,7 +55,7 @@ pub fn compare(
             .map(|f| {
                 let mut timeline = source::read_path_into(
                     f,
-                    gcscope::timeline::Timeline {
+                    gcscope_core::timeline::Timeline {
                         drop_cycles: true,
                         ..Default::default()
                     },

@@ -1,7 +1,7 @@
 //! The dashboard over files, standard input or a followed file, and the embedded demo.
 
 use anyhow::{bail, Result};
-use gcscope::source::Spec;
+use gcscope_source::Spec;
 use std::path::PathBuf;
 
 /// What `demo` shows: real traces recorded with Go 1.27.3 under GODEBUG=gctrace=2, the same
@@ -22,10 +22,10 @@ pub fn demo() -> Result<()> {
         .iter()
         .map(|(name, bytes)| (name.to_string(), Spec::Embedded(bytes)))
         .collect();
-    gcscope::ui::run_demo(
+    Ok(gcscope_tui::run_demo(
         sources,
         "demo: Go 1.27.3, one graph program: A legacy GC, B Green Tea; replay x0.25, ? keys".into(),
-    )
+    )?)
 }
 
 pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
@@ -49,11 +49,11 @@ pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
                 }
             });
             if let Err(e) = readable {
-                bail!("cannot open {}: {e}", gcscope::fmt::path(f));
+                bail!("cannot open {}: {e}", gcscope_core::fmt::path(f));
             }
             Spec::File(f.clone())
         };
-        sources.push((gcscope::fmt::path(f).to_string(), spec));
+        sources.push((gcscope_core::fmt::path(f).to_string(), spec));
     }
-    gcscope::ui::run(sources, None)
+    Ok(gcscope_tui::run(sources, None)?)
 }

@@ -1,0 +1,78 @@
+//! Numbers as people read them, shared by the headless reports and the dashboard: one
+//! formatter per kind of figure, so a figure reads the same in every view.
+
+use crate::stats::compare::{Change, Metric, Row, Verdict};
+use crate::stats::Spread;
+// The model's units, named here too: reports and the dashboard format every figure from this
+// module.
+pub use gcscope_model::units::{escape_controls, go_ms, path, Fixed};
+
+/// A share (0..1) as a percentage with one decimal, or `n/a`.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{}%", Fixed(v * 100.0, 1)))
+}
+
+/// `median [min-max]`, or the single value of one run.
+pub fn spread_text(s: &Option<Spread>) -> String {
+    spread_with(s, &fmt_num)
+}
+
+/// A comparison row's side as `spread_text` has it, in the unit and precision every view
+/// uses for the figure: the idle share, a fraction in JSON, reads as a percentage everywhere
+/// in text (`2.4% [2.3%-3.1%]`), as `summary` and the CPU pane print it; times in ms at
+/// gctrace's precision (`go_ms`).
+pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
+    let p: &dyn Fn(f64) -> String = match Metric::from_key(&r.metric) {
+        Some(Metric::IdleShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
+        Some(m) if m.is_ms() => &go_ms,
+        // Go prints the cumulative GC CPU as a whole percentage.
+        Some(Metric::GcCpuPct) => &|v| Fixed(v, 0).to_string(),
+        _ => &fmt_num,
+    };
+    spread_with(s, p)
+}
+
+/// `median [min-max]` (or the one value of one run), each number by `p`.
+fn spread_with(s: &Option<Spread>, p: &dyn Fn(f64) -> String) -> String {
+    match s {
+        Some(s) if s.n == 1 => p(s.median),
+        Some(s) => format!("{} [{}-{}]", p(s.median), p(s.min), p(s.max)),
+        None => "n/a".into(),
+    }
+}
+
+/// Three significant digits, no exponent.
+pub fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A comparison's change as people read it: `-31.0%`, `+1.2 pp`, `×3.10`.
+pub fn change_text(r: &Row) -> Option<String> {
+    let c = r.change?;
+    Some(match r.unit {
+        Change::Relative => format!("{c:+.1}%"),
+        Change::Points => format!("{c:+.1} pp"),
+        Change::Ratio => format!("×{}", fmt_num(c)),
+    })
+}
+
+/// A comparison's cell: the change where there is a verdict; otherwise `A only`, `B only`,
+/// `n/a`, or `~` (no verdict; the row's `why` says why).
+pub fn verdict_text(r: &Row) -> String {
+    match (r.a, r.b, r.verdict) {
+        (None, None, _) => "n/a".into(),
+        (Some(_), None, _) => "A only".into(),
+        (None, Some(_), _) => "B only".into(),
+        (_, _, Verdict::None) => "~".into(),
+        _ => change_text(r).unwrap_or_else(|| "n/a".into()),
+    }
+}

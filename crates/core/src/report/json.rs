@@ -1,0 +1,231 @@
+//! `summary --json` and `compare --json`: stable field names (docs/SUMMARY.md).
+
+use super::{all_runs, Source};
+use crate::stats::compare::{self, Row};
+use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
+use gcscope_model::NoteKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `summary --json`. Runs and problems are serialised as they are summarised, straight from
+/// the timelines: the document is never held whole in memory.
+#[derive(Serialize)]
+pub struct SummaryJson<'a> {
+    pub runs: Runs<'a>,
+    /// What each run's numbers say (docs/FINDINGS.md), most severe first within a run.
+    pub findings: Findings<'a>,
+    pub problems: Problems<'a>,
+    pub notes: BTreeMap<&'static str, usize>,
+    pub sources: Vec<SourceJson<'a>>,
+}
+
+/// Every run of every source, summarised one at a time while it is written.
+pub struct Runs<'a>(&'a [Source]);
+
+/// Every problem of every source.
+pub struct Problems<'a>(&'a [Source]);
+
+/// Every finding of every run, with the run it is of.
+pub struct Findings<'a>(&'a [Source]);
+
+#[derive(Serialize)]
+pub struct FindingJson<'a> {
+    pub source: &'a str,
+    /// 1-based run number within its source, as in `runs[]`.
+    pub run: usize,
+    #[serde(flatten)]
+    pub finding: crate::stats::findings::Finding,
+}
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            numbered(src).flat_map(move |(i, summary)| {
+                summary
+                    .findings
+                    .into_iter()
+                    .map(move |finding| FindingJson {
+                        source: &src.name,
+                        run: i + 1,
+                        finding,
+                    })
+            })
+        }))
+    }
+}
+
+#[derive(Serialize)]
+pub struct RunJson<'a> {
+    pub source: &'a str,
+    /// 1-based run number within its source (among the runs with cycles).
+    pub run: usize,
+    #[serde(flatten)]
+    pub summary: RunSummary,
+}
+
+#[derive(Serialize)]
+pub struct ProblemJson<'a> {
+    pub source: &'a str,
+    pub line: u64,
+    pub reason: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct SourceJson<'a> {
+    pub source: &'a str,
+    pub runs: usize,
+    pub cycles: usize,
+    pub output_lines: usize,
+    pub problems: usize,
+}
+
+/// A source's runs with cycles, numbered from 0, summarised one at a time as they are
+/// written: thousands of runs' summaries are never held together.
+fn numbered(src: &Source) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
+    src.timeline
+        .runs
+        .iter()
+        .filter_map(|r| r.summary())
+        .enumerate()
+}
+
+impl Serialize for Runs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            numbered(src).map(|(i, summary)| RunJson {
+                source: &src.name,
+                run: i + 1,
+                summary,
+            })
+        }))
+    }
+}
+
+impl Serialize for Problems<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().flat_map(|src| {
+            src.timeline.problems.iter().map(|p| ProblemJson {
+                source: &src.name,
+                line: p.line,
+                reason: &p.reason,
+            })
+        }))
+    }
+}
+
+pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
+    let mut notes: BTreeMap<&'static str, usize> =
+        NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect();
+    for s in sources {
+        for kind in NoteKind::ALL {
+            *notes.entry(kind.name()).or_default() += s.timeline.note_count(kind);
+        }
+    }
+    SummaryJson {
+        runs: Runs(sources),
+        findings: Findings(sources),
+        problems: Problems(sources),
+        notes,
+        sources: sources
+            .iter()
+            .map(|s| SourceJson {
+                source: &s.name,
+                runs: s.timeline.runs.len(),
+                cycles: s.timeline.cycle_count(),
+                output_lines: s.timeline.output_count(),
+                problems: s.timeline.problems.len(),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct CompareJson {
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+    pub a_runs: usize,
+    pub b_runs: usize,
+    /// Runs on a loaded machine, so their wall-clock figures moved with the load: lab runs
+    /// whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU, programs
+    /// (`ab`) while other processes used over `LOADED_CPUS` CPUs.
+    pub a_loaded_runs: usize,
+    pub b_loaded_runs: usize,
+    /// How the lab runs' settings differ beyond the marker (`gcscope_model::settings`), e.g.
+    /// "scale 1 vs 2": not one experiment. Empty for Go traces.
+    pub mismatch: Vec<String>,
+    pub metrics: Vec<Row>,
+    /// Each finding either side has: in how many of each side's runs (docs/FINDINGS.md).
+    pub findings: Vec<FindingCount>,
+}
+
+#[derive(Serialize)]
+pub struct FindingCount {
+    pub id: &'static str,
+    pub a_runs: usize,
+    pub b_runs: usize,
+}
+
+fn finding_counts(a: &[RunSummary], b: &[RunSummary]) -> Vec<FindingCount> {
+    let mut out: Vec<FindingCount> = Vec::new();
+    for (side, runs) in [(0, a), (1, b)] {
+        for r in runs {
+            // A run counts once per id, however many times its rule names it.
+            let mut ids: Vec<&'static str> = r.findings.iter().map(|f| f.id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                let at = match out.iter().position(|c| c.id == id) {
+                    Some(i) => i,
+                    None => {
+                        out.push(FindingCount {
+                            id,
+                            a_runs: 0,
+                            b_runs: 0,
+                        });
+                        out.len() - 1
+                    }
+                };
+                if side == 0 {
+                    out[at].a_runs += 1;
+                } else {
+                    out[at].b_runs += 1;
+                }
+            }
+        }
+    }
+    out.sort_by_key(|c| c.id);
+    out
+}
+
+/// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
+/// time, programs that shared the machine with over `LOADED_CPUS` of other work.
+fn loaded(runs: &[RunSummary]) -> usize {
+    runs.iter()
+        .filter(|r| {
+            r.lab
+                .as_ref()
+                .and_then(|l| l.offcpu_share)
+                .is_some_and(|s| s > LOADED_SHARE)
+                || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
+        })
+        .count()
+}
+
+fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {
+    runs.iter().filter_map(|r| r.label.as_deref())
+}
+
+pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
+    let (sa, sb) = (all_runs(a), all_runs(b));
+    CompareJson {
+        a: a.iter().map(|s| s.name.clone()).collect(),
+        b: b.iter().map(|s| s.name.clone()).collect(),
+        a_runs: sa.len(),
+        b_runs: sb.len(),
+        a_loaded_runs: loaded(&sa),
+        b_loaded_runs: loaded(&sb),
+        mismatch: gcscope_model::settings::mismatches(labels(&sa), labels(&sb)),
+        metrics: compare::compare(&sa, &sb),
+        findings: finding_counts(&sa, &sb),
+    }
+}

@@ -1,0 +1,376 @@
+//! A/B comparison of runs, benchstat style: per metric, median [min-max] for each side and the
+//! change of the medians in the unit that fits the figure. One verdict rule for every A/B view
+//! (`compare`, the dashboard's strip, `lab --ab`): a direction only with at least `MIN_RUNS`
+//! runs a side whose ranges do not overlap (seed 001's rule); otherwise no verdict, and why.
+//! With at least `MIN_RUNS_FOR_P` runs a side, a two-sided Mann-Whitney U p-value is added
+//! (shown only beside a direction, never beside "no verdict").
+//!
+//! The dashboard's comparison strip calls the same functions.
+
+use super::mannwhitney::mann_whitney_u;
+use super::summary::RunSummary;
+use super::Spread;
+use serde::Serialize;
+
+gcscope_model::named_enum! {
+    /// A figure compared between sides; one value per run.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Metric (key, from_key) {
+        GcCpuPct => "gc_cpu_pct",
+        CompulsoryMsPerCycle => "compulsory_cpu_ms_per_cycle",
+        GcCpuMsPerCycle => "gc_cpu_ms_per_cycle",
+        IdleShare => "idle_share",
+        PageDensity => "page_scan_density",
+        ThreadCpuMsPerCycle => "thread_cpu_ms_per_cycle",
+        PauseP50 => "pause_p50_ms",
+        PauseP99 => "pause_p99_ms",
+        PauseMax => "pause_max_ms",
+        MarkMedian => "mark_wall_median_ms",
+        CyclesPerSec => "cycles_per_s",
+        HeapGoalMax => "heap_goal_max_mb",
+    }
+}
+
+impl Metric {
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::GcCpuPct => "GC CPU % (final)",
+            Metric::CompulsoryMsPerCycle => "compulsory CPU ms/cycle",
+            Metric::GcCpuMsPerCycle => "GC CPU ms/cycle",
+            Metric::IdleShare => "idle share",
+            Metric::PageDensity => "page scan density",
+            Metric::ThreadCpuMsPerCycle => "thread CPU ms/cycle (lab)",
+            Metric::PauseP50 => "pause p50 ms",
+            Metric::PauseP99 => "pause p99 ms",
+            Metric::PauseMax => "pause max ms",
+            Metric::MarkMedian => "mark wall median ms",
+            Metric::CyclesPerSec => "cycles/s",
+            Metric::HeapGoalMax => "heap goal max MB",
+        }
+    }
+
+    /// How a change of this figure is read: a relative change of a time or size, a difference
+    /// in percentage points of a share, or a ratio of densities and rates.
+    pub fn change(self) -> Change {
+        match self {
+            Metric::GcCpuPct | Metric::IdleShare => Change::Points,
+            Metric::PageDensity | Metric::CyclesPerSec => Change::Ratio,
+            _ => Change::Relative,
+        }
+    }
+
+    /// Unit for Go benchmark format (benchstat reads `value unit` pairs).
+    pub fn bench_unit(self) -> &'static str {
+        match self {
+            Metric::GcCpuPct => "gc-cpu-%",
+            Metric::CompulsoryMsPerCycle => "compulsory-ms/cycle",
+            Metric::GcCpuMsPerCycle => "gc-cpu-ms/cycle",
+            Metric::IdleShare => "idle-share",
+            Metric::PageDensity => "objs/visit",
+            Metric::ThreadCpuMsPerCycle => "thread-cpu-ms/cycle",
+            Metric::PauseP50 => "pause-p50-ms",
+            Metric::PauseP99 => "pause-p99-ms",
+            Metric::PauseMax => "pause-max-ms",
+            Metric::MarkMedian => "mark-ms",
+            Metric::CyclesPerSec => "cycles/s",
+            Metric::HeapGoalMax => "goal-MB",
+        }
+    }
+
+    /// A time in milliseconds made of gctrace's values (printed at gctrace's precision).
+    pub fn is_ms(self) -> bool {
+        matches!(
+            self,
+            Metric::CompulsoryMsPerCycle
+                | Metric::GcCpuMsPerCycle
+                | Metric::ThreadCpuMsPerCycle
+                | Metric::PauseP50
+                | Metric::PauseP99
+                | Metric::PauseMax
+                | Metric::MarkMedian
+        )
+    }
+
+    pub fn of(self, s: &RunSummary) -> Option<f64> {
+        match self {
+            Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
+            Metric::CompulsoryMsPerCycle => Some(s.compulsory_ms_per_cycle()),
+            Metric::GcCpuMsPerCycle => Some(s.gc_cpu_ms_per_cycle()),
+            Metric::IdleShare => s.idle_share,
+            Metric::PageDensity => s.page_density(),
+            Metric::ThreadCpuMsPerCycle => s.lab.as_ref().map(|l| l.thread_cpu_ms_per_cycle),
+            Metric::PauseP50 => Some(s.pause_ms.p50),
+            Metric::PauseP99 => Some(s.pause_ms.p99),
+            Metric::PauseMax => Some(s.pause_ms.max),
+            Metric::MarkMedian => Some(s.mark_ms.p50),
+            Metric::CyclesPerSec => s.cycles_per_s,
+            Metric::HeapGoalMax => s.heap_goal_mb.map(|g| g.max as f64),
+        }
+    }
+}
+
+/// Runs a side a verdict needs.
+pub const MIN_RUNS: usize = 3;
+/// Runs a side a p-value needs.
+pub const MIN_RUNS_FOR_P: usize = 4;
+
+/// How a figure's change is expressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Change {
+    /// (B - A) / A of the medians, in percent.
+    #[serde(rename = "%")]
+    Relative,
+    /// B - A of the medians of a share, in percentage points.
+    #[serde(rename = "pp")]
+    Points,
+    /// B / A of the medians.
+    #[serde(rename = "x")]
+    Ratio,
+}
+
+/// B against A, by the one rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Lower,
+    Higher,
+    None,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub metric: String,
+    pub label: String,
+    pub a: Option<Spread>,
+    pub b: Option<Spread>,
+    /// (median B - median A) / median A, in percent.
+    pub delta_pct: Option<f64>,
+    /// True when the ranges overlap: no result, whatever the delta. Also true when a side
+    /// has no values (nothing to compare, no result).
+    pub overlap: bool,
+    /// Two-sided Mann-Whitney U p-value, with >= 4 runs a side.
+    pub p: Option<f64>,
+    /// B against A: a direction only with `MIN_RUNS` runs a side and disjoint ranges.
+    pub verdict: Verdict,
+    /// Why there is no verdict (`None` when there is one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The change of the medians in `unit`: percent, percentage points, or B/A.
+    pub change: Option<f64>,
+    pub unit: Change,
+}
+
+impl Row {
+    /// False when no run on either side has the figure: the text views print no row for it
+    /// (JSON keeps every metric, with `a` and `b` null).
+    pub fn has_values(&self) -> bool {
+        self.a.is_some() || self.b.is_some()
+    }
+}
+
+/// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
+/// application's figure beside the GC's, then the GC figures.
+pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
+    let mut names: Vec<&str> = Vec::new();
+    for s in a.iter().chain(b) {
+        for (n, _) in &s.values {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
+    }
+    let value =
+        |s: &RunSummary, name: &str| s.values.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    let mut rows: Vec<Row> = names
+        .iter()
+        .map(|name| {
+            let va: Vec<f64> = a.iter().filter_map(|s| value(s, name)).collect();
+            let vb: Vec<f64> = b.iter().filter_map(|s| value(s, name)).collect();
+            row_of(name, name, Change::Relative, &va, &vb)
+        })
+        .collect();
+    rows.extend(Metric::ALL.iter().map(|&m| row(m, a, b)));
+    rows
+}
+
+pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
+    let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
+    let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
+    let mut r = row_of(m.key(), m.label(), m.change(), &va, &vb);
+    // GC CPU % is printed in percent already; the idle share is a fraction.
+    if m == Metric::IdleShare {
+        r.change = r.change.map(|pp| pp * 100.0);
+    }
+    r
+}
+
+/// One figure's row from its values per run, by the one rule.
+pub fn row_of(key: &str, label: &str, unit: Change, va: &[f64], vb: &[f64]) -> Row {
+    let sa = Spread::of(va);
+    let sb = Spread::of(vb);
+    let delta_pct = match (sa, sb) {
+        (Some(x), Some(y)) if x.median != 0.0 => Some((y.median - x.median) / x.median * 100.0),
+        _ => None,
+    };
+    let overlap = match (sa, sb) {
+        (Some(x), Some(y)) => x.overlaps(&y),
+        _ => true,
+    };
+    let change = match (unit, sa, sb) {
+        (Change::Relative, ..) => delta_pct,
+        (Change::Points, Some(x), Some(y)) => Some(y.median - x.median),
+        (Change::Ratio, Some(x), Some(y)) if x.median != 0.0 => Some(y.median / x.median),
+        _ => None,
+    };
+    let why = match (sa, sb) {
+        (None, None) => Some("no run has the figure".to_string()),
+        (None, Some(_)) => Some("no run of A has the figure".to_string()),
+        (Some(_), None) => Some("no run of B has the figure".to_string()),
+        (Some(x), Some(y)) if x.n < MIN_RUNS || y.n < MIN_RUNS => Some(if x.n == y.n {
+            format!(
+                "{} run{} a side; a verdict needs {MIN_RUNS}",
+                x.n,
+                plural(x.n)
+            )
+        } else {
+            format!("{} v {} runs; a verdict needs {MIN_RUNS} a side", x.n, y.n)
+        }),
+        _ if overlap => Some("ranges overlap".to_string()),
+        _ => None,
+    };
+    let verdict = match (sa, sb, &why) {
+        (Some(x), Some(y), None) if y.median < x.median => Verdict::Lower,
+        (Some(x), Some(y), None) if y.median > x.median => Verdict::Higher,
+        _ => Verdict::None,
+    };
+    let p = (va.len() >= MIN_RUNS_FOR_P && vb.len() >= MIN_RUNS_FOR_P)
+        .then(|| mann_whitney_u(va, vb).map(|r| r.p))
+        .flatten();
+    Row {
+        metric: key.to_string(),
+        label: label.to_string(),
+        a: sa,
+        b: sb,
+        delta_pct,
+        overlap,
+        p,
+        verdict,
+        why,
+        change,
+        unit,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// One run as a Go benchmark-format line (`BenchmarkName-P  N  value unit ...`), so that
+/// benchstat can read gcscope's figures.
+pub fn bench_line(name: &str, s: &RunSummary) -> String {
+    let mut line = format!("Benchmark{}-{} {}", name, s.procs, s.cycles);
+    for m in Metric::ALL {
+        if let Some(v) = m.of(s) {
+            line.push_str(&format!(" {:.6} {}", v, m.bench_unit()));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one run of a trace's text.
+    fn run(text: &str) -> RunSummary {
+        let tl = crate::read::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        assert_eq!(tl.runs.len(), 1);
+        tl.runs[0].summary().unwrap()
+    }
+
+    fn gc(n: u32, cpu: &str) -> String {
+        format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, {cpu} ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n")
+    }
+
+    const SCAN: &str = "scan: total 10+20+30=60 objs, 5+5=10 spans\n";
+    const LAB: &str = "lab: objs 800 bytes 12800 visits 100 freed 0 cpu_ns 1000000 hist 4\n";
+
+    #[test]
+    fn a_side_without_the_figure_says_so() {
+        // Early Go 1.5 lines print no goal; one cycle a run has no cycles/s.
+        let early = run("gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n");
+        let now = run(&gc(1, "0.02+0.1/0.5/0.4+0.02"));
+        let (early, now) = ([early], [now]);
+        let goal = row(Metric::HeapGoalMax, &early, &now);
+        assert!(goal.a.is_none() && goal.delta_pct.is_none() && goal.has_values());
+        assert_eq!(goal.b.map(|s| (s.n, s.median)), Some((1, 5.0)));
+        assert_eq!(crate::fmt::verdict_text(&goal), "B only");
+        let goal = row(Metric::HeapGoalMax, &now, &early);
+        assert_eq!(crate::fmt::verdict_text(&goal), "A only");
+        let rate = row(Metric::CyclesPerSec, &early, &now);
+        assert!(!rate.has_values());
+        assert_eq!(crate::fmt::verdict_text(&rate), "n/a");
+    }
+
+    #[test]
+    fn gc_cpu_idle_share_and_page_density_of_a_run() {
+        // GC CPU 0.02+0.1+0.5+0.4+0.02 = 1.04 and 0.04+0.3+0.9+0.2+0.06 = 1.5 ms; idle
+        // (0.4+0.2) of mark (0.1+0.5+0.4 + 0.3+0.9+0.2).
+        let cpu = ["0.02+0.1/0.5/0.4+0.02", "0.04+0.3/0.9/0.2+0.06"];
+        let plain = run(&(gc(1, cpu[0]) + &gc(2, cpu[1])));
+        let v = |m: Metric, s: &RunSummary| m.of(s);
+        let close = |x: Option<f64>, want: f64| {
+            assert!(
+                x.is_some_and(|x| (x - want).abs() < 1e-9),
+                "{x:?} != {want}"
+            )
+        };
+        close(v(Metric::GcCpuMsPerCycle, &plain), 1.27);
+        close(v(Metric::IdleShare, &plain), 0.25);
+        assert_eq!(v(Metric::PageDensity, &plain), None, "no scan or lab lines");
+
+        // gctrace=2: Green Tea's objects per span visit, (A+B+C)/(A+S+D) = 60/20.
+        let scanned = run(&(gc(1, cpu[0]) + SCAN + &gc(2, cpu[1]) + SCAN));
+        close(v(Metric::PageDensity, &scanned), 3.0);
+        close(v(Metric::GcCpuMsPerCycle, &scanned), 1.27);
+
+        // Lab lines win over scan lines: 800 objects / 100 page visits.
+        let lab = run(&(LAB.to_string() + &gc(1, cpu[0]) + SCAN));
+        close(v(Metric::PageDensity, &lab), 8.0);
+        assert!(lab.scan.is_some());
+
+        // No mark CPU at all: no idle share (and no row value), GC CPU still counted.
+        let idle = run(&gc(1, "0.02+0/0/0+0.02"));
+        assert_eq!(v(Metric::IdleShare, &idle), None);
+        close(v(Metric::GcCpuMsPerCycle, &idle), 0.04);
+
+        // A side without the figure: its spread is None, no delta; the other side's values
+        // are kept as they are.
+        let plain = [plain];
+        let r = row(Metric::PageDensity, &plain, &[scanned, lab]);
+        assert!(r.a.is_none() && r.delta_pct.is_none());
+        assert_eq!(r.b.map(|s| (s.n, s.min, s.max)), Some((2, 3.0, 8.0)));
+        assert!(r.has_values());
+        assert_eq!(crate::fmt::verdict_text(&r), "B only");
+        assert!(!row(Metric::PageDensity, &plain, &plain).has_values());
+    }
+
+    #[test]
+    fn new_metrics_follow_compulsory_cpu() {
+        let keys: Vec<&str> = Metric::ALL.iter().map(|m| m.key()).collect();
+        assert_eq!(
+            keys[1..5],
+            [
+                "compulsory_cpu_ms_per_cycle",
+                "gc_cpu_ms_per_cycle",
+                "idle_share",
+                "page_scan_density"
+            ]
+        );
+    }
+}

@@ -1,0 +1,985 @@
+//! The statistics engine: a run's running statistics, updated cycle by cycle.
+
+use super::findings::Facts;
+use super::percentile::percentiles_of;
+use super::summary::{
+    ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
+};
+use super::{median_u64, ms};
+use gcscope_model::ScanLine;
+use gcscope_model::{Clock, Cpu, Cycle, GreenTeaCounts, LabStats};
+
+/// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
+/// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
+/// themselves on a huge file. About 24 bytes a cycle (the per-cycle values medians need).
+///
+/// Setup cycles (the lab's warm-up, `LabStats::setup`) are counted but kept apart: a run's
+/// figures are those of its other cycles, or of the setup cycles when it has no others (so a
+/// short run still has a summary).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStats {
+    /// The cycles that are not setup cycles.
+    steady: Figures,
+    /// The setup cycles (boxed: a Go trace has none).
+    setup: Option<Box<Figures>>,
+    /// The last cycle pushed was a setup cycle: its `scan:` lines go with it.
+    last_setup: bool,
+    /// The `scan:` lines the last cycle has had so far.
+    seen: ScanSeen,
+}
+
+/// The `scan:` lines counted for the last cycle: one `total` line and one line a class.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ScanSeen {
+    total: bool,
+    /// In the order printed (Go prints classes in increasing order, `L` = 0 first).
+    classes: Vec<u32>,
+}
+
+/// Why a `scan:` line was not counted (`RunStats::push_scan`). Its `Display` is the reason
+/// the timeline records as a problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanRejected {
+    /// The run has no cycle for it yet.
+    NoCycle,
+    /// The cycle (its number) already had a `total` line.
+    SecondTotal { cycle: u32 },
+    /// The cycle already had a line for this size class (bytes, 0 for large objects).
+    SecondClass { cycle: u32, class: u32 },
+}
+
+impl std::fmt::Display for ScanRejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ScanRejected::NoCycle => write!(f, "scan: line with no gc line before it"),
+            ScanRejected::SecondTotal { cycle } => {
+                write!(f, "second scan: total line for gc {cycle}")
+            }
+            ScanRejected::SecondClass { cycle, class: 0 } => {
+                write!(f, "second scan: class L line for gc {cycle}")
+            }
+            ScanRejected::SecondClass { cycle, class } => {
+                write!(f, "second scan: class {class}B line for gc {cycle}")
+            }
+        }
+    }
+}
+
+/// The figures of a set of cycles: sums, ranges and the per-cycle values medians and
+/// percentiles are taken from.
+///
+/// Every sum saturates: values are read from text and may be anything a u64 holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Figures {
+    format: &'static str,
+    n: usize,
+    forced: usize,
+    procs: u32,
+    first: (u32, u64),
+    last: (u32, u64, u16),
+    /// Sums over the run.
+    cpu: Cpu,
+    /// Sums over the run; `mark` sums `Cycle::mark_wall` (Go 1.5's scan and write-barrier
+    /// install included).
+    clock: Clock,
+    gc_cpu: u64,
+    /// The per-cycle values medians and percentiles are taken from when a summary is asked
+    /// for (thousands of runs would otherwise hold thousands of histograms).
+    per: Rows,
+    pause_max: u64,
+    mark_max: u64,
+    live: Option<(u64, u64)>,
+    goal: Option<(u64, u64)>,
+    scan: ScanAcc,
+    lab: LabAcc,
+    /// What the findings need (bounded; `findings::Facts`).
+    facts: Facts,
+}
+
+/// Per cycle, ns: the figures of `Col`, one row a cycle.
+///
+/// Kept as whole microseconds in 32 bits while every value allows it, which is always for
+/// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
+/// On this size a large log's summary spent a quarter of its time page-faulting in fresh
+/// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
+#[derive(Debug, Clone, PartialEq)]
+enum Rows {
+    Micros(Vec<[u32; Col::COUNT]>),
+    Nanos(Vec<[u64; Col::COUNT]>),
+}
+
+gcscope_model::named_enum! {
+    /// The columns of `Rows`: a cycle's figures that medians and percentiles are taken from,
+    /// in column order (`col as usize`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Col (name, from_name) {
+        Assist => "assist",
+        Background => "background",
+        Idle => "idle",
+        /// All GC CPU (`Derived::gc_cpu`).
+        GcCpu => "gc_cpu",
+        Pause => "pause",
+        /// Concurrent mark wall time (`Derived::mark`).
+        Mark => "mark",
+    }
+}
+
+impl Col {
+    const COUNT: usize = Col::ALL.len();
+
+    /// A cycle's row.
+    fn row(c: &Cycle, d: &Derived) -> [u64; Col::COUNT] {
+        Col::ALL.map(|col| match col {
+            Col::Assist => c.cpu.assist,
+            Col::Background => c.cpu.background,
+            Col::Idle => c.cpu.idle,
+            Col::GcCpu => d.gc_cpu,
+            Col::Pause => d.pause,
+            Col::Mark => d.mark,
+        })
+    }
+}
+
+/// A cycle's derived figures as `Cycle::gc_cpu`, `Cycle::pause` and `Cycle::mark_wall` define
+/// them, with sums that saturate: a line's values may be anything up to u64::MAX, where the
+/// model's plain sums would wrap (or panic, in a debug build).
+struct Derived {
+    gc_cpu: u64,
+    pause: u64,
+    mark: u64,
+}
+
+impl Derived {
+    fn of(c: &Cycle) -> Derived {
+        let go15 = c.go15.as_deref().copied().unwrap_or_default();
+        let cpu = &c.cpu;
+        Derived {
+            gc_cpu: [
+                cpu.assist,
+                cpu.background,
+                cpu.idle,
+                cpu.mark_term,
+                go15.cpu_scan,
+                go15.cpu_install_wb,
+            ]
+            .into_iter()
+            .fold(cpu.sweep_term, u64::saturating_add),
+            pause: c.clock.sweep_term.saturating_add(c.clock.mark_term),
+            mark: c
+                .clock
+                .mark
+                .saturating_add(go15.clock_scan)
+                .saturating_add(go15.clock_install_wb),
+        }
+    }
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::Micros(Vec::new())
+    }
+}
+
+impl Rows {
+    fn push(&mut self, row: [u64; Col::COUNT]) {
+        if let Rows::Micros(v) = self {
+            let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
+            if micros.iter().all(Option::is_some) {
+                v.push(micros.map(|us| us.unwrap_or_default()));
+                return;
+            }
+            let wide = v.iter().map(|r| r.map(|us| u64::from(us) * 1000)).collect();
+            *self = Rows::Nanos(wide);
+        }
+        if let Rows::Nanos(v) = self {
+            v.push(row);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Micros(v) => v.len(),
+            Rows::Nanos(v) => v.len(),
+        }
+    }
+
+    /// `other`'s rows after these.
+    fn append(&mut self, other: &Rows) {
+        match (&mut *self, other) {
+            (Rows::Micros(a), Rows::Micros(b)) => a.extend_from_slice(b),
+            _ => {
+                let mut wide = Vec::with_capacity(self.len() + other.len());
+                for rows in [&*self, other] {
+                    match rows {
+                        Rows::Micros(v) => {
+                            wide.extend(v.iter().map(|r| r.map(|us| u64::from(us) * 1000)))
+                        }
+                        Rows::Nanos(v) => wide.extend_from_slice(v),
+                    }
+                }
+                *self = Rows::Nanos(wide);
+            }
+        }
+    }
+
+    /// One figure of every cycle, ns.
+    fn column(&self, col: Col) -> Vec<u64> {
+        let i = col as usize;
+        match self {
+            Rows::Micros(v) => v.iter().map(|r| u64::from(r[i]) * 1000).collect(),
+            Rows::Nanos(v) => v.iter().map(|r| r[i]).collect(),
+        }
+    }
+}
+
+/// Lab fields summed over the cycles that have them. Sums saturate: the fields are read from
+/// text and may be anything.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct LabAcc {
+    cycles: usize,
+    sum: LabStats,
+}
+
+impl LabAcc {
+    fn push(&mut self, l: &LabStats) {
+        let s = &mut self.sum;
+        self.cycles += 1;
+        for (sum, v) in [
+            (&mut s.objects_scanned, l.objects_scanned),
+            (&mut s.bytes_scanned, l.bytes_scanned),
+            (&mut s.page_visits, l.page_visits),
+            (&mut s.objects_freed, l.objects_freed),
+            (&mut s.thread_cpu, l.thread_cpu),
+            (&mut s.offcpu, l.offcpu),
+        ] {
+            *sum = sum.saturating_add(v);
+        }
+        if s.density_hist.len() < l.density_hist.len() {
+            s.density_hist.resize(l.density_hist.len(), 0);
+        }
+        for (sum, v) in s.density_hist.iter_mut().zip(&l.density_hist) {
+            *sum = sum.saturating_add(*v);
+        }
+    }
+
+    /// Another accumulator's cycles after these (saturating sums add up the same either way).
+    fn append(&mut self, other: &LabAcc) {
+        let cycles = self.cycles + other.cycles;
+        self.push(&other.sum);
+        self.cycles = cycles;
+    }
+
+    fn summary(&self) -> Option<LabSummary> {
+        (self.cycles > 0).then(|| {
+            let s = &self.sum;
+            LabSummary {
+                cycles_with_lab: self.cycles,
+                objects_scanned: s.objects_scanned,
+                bytes_scanned: s.bytes_scanned,
+                page_visits: s.page_visits,
+                objects_per_page_visit: s.density(),
+                objects_freed: s.objects_freed,
+                thread_cpu_ms: ms(s.thread_cpu),
+                thread_cpu_ms_per_cycle: ms(s.thread_cpu) / self.cycles as f64,
+                offcpu_ms: ms(s.offcpu),
+                offcpu_share: None,
+                density_hist: s.density_hist.clone(),
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ScanAcc {
+    cycles: usize,
+    objects: u64,
+    green_tea: Option<GreenTeaCounts>,
+    /// By size class, sorted by class (a vector: a few dozen classes, looked up on every
+    /// `scan:` line, which are half the lines of a gctrace=2 log).
+    classes: Vec<(u32, u64, Option<GreenTeaCounts>)>,
+    /// Where the next class is expected: Go prints a cycle's classes in increasing order.
+    next: usize,
+}
+
+impl ScanAcc {
+    /// A `scan:` line that counts; `first`: the first of its cycle.
+    fn push(&mut self, line: &ScanLine, first: bool) {
+        self.cycles += usize::from(first);
+        match line.class {
+            None => {
+                self.objects = self.objects.saturating_add(line.counts.objs);
+                if let Some(g) = line.counts.green_tea {
+                    add(self.green_tea.get_or_insert_with(Default::default), &g);
+                }
+            }
+            Some(class) => {
+                let at = match self.classes.get(self.next) {
+                    Some(e) if e.0 == class => self.next,
+                    _ => match self.classes.binary_search_by_key(&class, |e| e.0) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            self.classes.insert(at, (class, 0, None));
+                            at
+                        }
+                    },
+                };
+                self.next = at + 1;
+                let e = &mut self.classes[at];
+                e.1 = e.1.saturating_add(line.counts.objs);
+                if let Some(g) = line.counts.green_tea {
+                    add(e.2.get_or_insert_with(Default::default), &g);
+                }
+            }
+        }
+    }
+
+    fn append(&mut self, other: &ScanAcc) {
+        if other.cycles == 0 {
+            return;
+        }
+        self.cycles += other.cycles;
+        self.objects = self.objects.saturating_add(other.objects);
+        if let Some(g) = &other.green_tea {
+            add(self.green_tea.get_or_insert_with(Default::default), g);
+        }
+        for &(class, objects, g) in &other.classes {
+            let at = match self.classes.binary_search_by_key(&class, |e| e.0) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.classes.insert(at, (class, 0, None));
+                    at
+                }
+            };
+            let e = &mut self.classes[at];
+            e.1 = e.1.saturating_add(objects);
+            if let Some(g) = g {
+                add(e.2.get_or_insert_with(Default::default), &g);
+            }
+        }
+        // Where the other's next class was expected, in the merged list.
+        if let Some(&(class, ..)) = other.next.checked_sub(1).and_then(|i| other.classes.get(i)) {
+            self.next = self
+                .classes
+                .binary_search_by_key(&class, |e| e.0)
+                .map_or(0, |at| at + 1);
+        }
+    }
+}
+
+fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
+    Some(r.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
+}
+
+impl RunStats {
+    /// Every cycle pushed, setup cycles included.
+    pub fn cycles(&self) -> usize {
+        self.steady.n + self.setup_cycles()
+    }
+
+    /// The setup cycles pushed.
+    pub fn setup_cycles(&self) -> usize {
+        self.setup.as_ref().map_or(0, |s| s.n)
+    }
+
+    /// A cycle, and the `scan:` counters its record carries (`Cycle::scan`: the lab's cycles
+    /// bring theirs; a kept record has the lines `push_scan` counted), by `push_scan`'s rule.
+    pub fn push(&mut self, c: &Cycle) {
+        self.seen.total = false;
+        self.seen.classes.clear();
+        self.last_setup = c.lab.as_ref().is_some_and(|l| l.setup);
+        if self.last_setup {
+            self.setup.get_or_insert_with(Default::default).push(c);
+        } else {
+            self.steady.push(c);
+        }
+        if let Some(scan) = &c.scan {
+            let total = ScanLine {
+                class: None,
+                counts: scan.total,
+            };
+            let classes = scan.classes.iter().map(|&(class, counts)| ScanLine {
+                class: Some(class),
+                counts,
+            });
+            for line in std::iter::once(total).chain(classes) {
+                // A line the rule refuses is left out, as it is from text.
+                let _ = self.push_scan(&line);
+            }
+        }
+    }
+
+    /// A `scan:` line of the run's last cycle, counted with that cycle, or why not: the one
+    /// rule for which lines count, whether or not the cycles are kept (the timeline keeps in
+    /// a cycle's record exactly the lines counted here). A cycle's first `total` line and its
+    /// first line for each size class count; a line repeating one of those, or before the
+    /// run's first cycle, does not.
+    pub fn push_scan(&mut self, line: &ScanLine) -> Result<(), ScanRejected> {
+        let figures = match &mut self.setup {
+            Some(setup) if self.last_setup => setup,
+            _ if self.steady.n == 0 => return Err(ScanRejected::NoCycle),
+            _ => &mut self.steady,
+        };
+        let seen = &mut self.seen;
+        let cycle = figures.last.0;
+        let first = !seen.total && seen.classes.is_empty();
+        match line.class {
+            None if seen.total => return Err(ScanRejected::SecondTotal { cycle }),
+            None => seen.total = true,
+            // Increasing, as Go prints them: new without a search.
+            Some(class) if seen.classes.last().is_none_or(|&last| last < class) => {
+                seen.classes.push(class)
+            }
+            Some(class) if seen.classes.contains(&class) => {
+                return Err(ScanRejected::SecondClass { cycle, class })
+            }
+            Some(class) => seen.classes.push(class),
+        }
+        figures.scan.push(line, first);
+        Ok(())
+    }
+
+    /// The statistics of this run's cycles followed by `other`'s, as if they had been pushed
+    /// here one by one: how a run split over two pieces of a large input read side by side is
+    /// put back together. (Summed in the same order, so the sums are the same numbers.)
+    pub fn append(&mut self, other: &RunStats) {
+        if other.cycles() == 0 {
+            return;
+        }
+        self.steady.append(&other.steady);
+        if let Some(theirs) = &other.setup {
+            match &mut self.setup {
+                Some(mine) => mine.append(theirs),
+                None => self.setup = Some(theirs.clone()),
+            }
+        }
+        self.last_setup = other.last_setup;
+        self.seen.clone_from(&other.seen);
+    }
+
+    /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
+    /// has nothing else; `None` without cycles.
+    pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        let figures = match &self.setup {
+            Some(setup) if self.steady.n == 0 => setup,
+            _ => &self.steady,
+        };
+        let mut s = figures.summary(first_line, restart)?;
+        // Only what was left out: cycles + setup_cycles is every cycle of the run.
+        if self.steady.n > 0 {
+            s.setup_cycles = self.setup_cycles();
+        }
+        Some(s)
+    }
+}
+
+impl Figures {
+    fn push(&mut self, c: &Cycle) {
+        if self.n == 0 {
+            self.format = format_name(c);
+            self.first = (c.num, c.at);
+        }
+        self.n += 1;
+        self.forced += usize::from(c.forced);
+        self.procs = self.procs.max(c.procs);
+        self.last = (c.num, c.at, c.cum_pct);
+        let d = Derived::of(c);
+        add_cpu(&mut self.cpu, &c.cpu);
+        add_clock(
+            &mut self.clock,
+            &Clock {
+                mark: d.mark,
+                ..c.clock
+            },
+        );
+        self.gc_cpu = self.gc_cpu.saturating_add(d.gc_cpu);
+        self.per.push(Col::row(c, &d));
+        self.pause_max = self.pause_max.max(d.pause);
+        self.mark_max = self.mark_max.max(d.mark);
+        self.live = widen(self.live, c.heap_live >> 20);
+        if let Some(g) = c.goal {
+            self.goal = widen(self.goal, g >> 20);
+        }
+        if let Some(l) = &c.lab {
+            self.lab.push(l);
+        }
+        self.facts.push(c);
+    }
+
+    /// `other`'s cycles after these.
+    fn append(&mut self, other: &Figures) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.n += other.n;
+        self.forced += other.forced;
+        self.procs = self.procs.max(other.procs);
+        self.last = other.last;
+        add_cpu(&mut self.cpu, &other.cpu);
+        add_clock(&mut self.clock, &other.clock);
+        self.gc_cpu = self.gc_cpu.saturating_add(other.gc_cpu);
+        self.per.append(&other.per);
+        self.facts.append(&other.facts);
+        self.pause_max = self.pause_max.max(other.pause_max);
+        self.mark_max = self.mark_max.max(other.mark_max);
+        for (mine, theirs) in [(&mut self.live, other.live), (&mut self.goal, other.goal)] {
+            if let Some((lo, hi)) = theirs {
+                *mine = widen(widen(*mine, lo), hi);
+            }
+        }
+        self.scan.append(&other.scan);
+        self.lab.append(&other.lab);
+    }
+
+    fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n;
+        let (cpu, clock) = (&self.cpu, &self.clock);
+        let column = |col: Col| self.per.column(col);
+        let med = |col: Col| median_u64(&mut column(col)).unwrap_or(0.0) / 1e6;
+        // All GC CPU minus idle, per cycle (never below: the sum saturates).
+        let mut compulsory = column(Col::GcCpu);
+        for (c, idle) in compulsory.iter_mut().zip(column(Col::Idle)) {
+            *c = c.saturating_sub(idle);
+        }
+        let mark_cpu = cpu
+            .assist
+            .saturating_add(cpu.background)
+            .saturating_add(cpu.idle);
+        let span = self.last.1.saturating_sub(self.first.1);
+        let (live_min, live_max) = self.live.unwrap_or_default();
+        let mut s = RunSummary {
+            label: None,
+            findings: Vec::new(),
+            values: Vec::new(),
+            other_cpus: None,
+            format: self.format,
+            first_line,
+            restart,
+            procs: self.procs,
+            cycles: n,
+            setup_cycles: 0,
+            forced: self.forced,
+            first_cycle: self.first.0,
+            last_cycle: self.last.0,
+            start_s: self.first.1 as f64 / 1e9,
+            end_s: self.last.1 as f64 / 1e9,
+            cycles_per_s: (n > 1 && span > 0).then(|| (n - 1) as f64 / (span as f64 / 1e9)),
+            final_gc_pct: self.last.2,
+            cpu_ms: CpuMs {
+                sweep_term: ms(cpu.sweep_term),
+                assist: ms(cpu.assist),
+                background: ms(cpu.background),
+                idle: ms(cpu.idle),
+                mark_term: ms(cpu.mark_term),
+            },
+            clock_ms: ClockMs {
+                sweep_term: ms(clock.sweep_term),
+                mark: ms(clock.mark),
+                mark_term: ms(clock.mark_term),
+            },
+            gc_cpu_ms: ms(self.gc_cpu),
+            compulsory_cpu_ms: ms(self.gc_cpu.saturating_sub(cpu.idle)),
+            per_cycle_median_ms: PerCycle {
+                assist: med(Col::Assist),
+                background: med(Col::Background),
+                idle: med(Col::Idle),
+                gc_cpu: med(Col::GcCpu),
+                compulsory_cpu: median_u64(&mut compulsory).unwrap_or(0.0) / 1e6,
+            },
+            idle_share: (mark_cpu > 0).then(|| cpu.idle as f64 / mark_cpu as f64),
+            pause_ms: percentiles_of(&column(Col::Pause), self.pause_max),
+            mark_ms: percentiles_of(&column(Col::Mark), self.mark_max),
+            heap_live_mb: MinMax {
+                min: live_min,
+                max: live_max,
+            },
+            heap_goal_mb: self.goal.map(|(min, max)| MinMax { min, max }),
+            scan: self.scan_summary(),
+            lab: self.lab.summary().map(|mut l| {
+                // Off-CPU time as a share of the mark segments' wall time (booked CPU plus
+                // the wait): how much of it the threads spent waiting for a CPU.
+                let c = &self.cpu;
+                let mark = c.assist.saturating_add(c.background).saturating_add(c.idle);
+                let wall = ms(mark) + l.offcpu_ms;
+                l.offcpu_share = (wall > 0.0).then(|| l.offcpu_ms / wall);
+                l
+            }),
+        };
+        s.findings = super::findings::evaluate(&s, &self.facts);
+        Some(s)
+    }
+
+    fn scan_summary(&self) -> Option<ScanSummary> {
+        let acc = &self.scan;
+        if acc.cycles == 0 {
+            return None;
+        }
+        let objects = acc.objects;
+        Some(ScanSummary {
+            collector: if acc.green_tea.is_some() {
+                "green_tea"
+            } else {
+                "legacy"
+            },
+            cycles_with_scan: acc.cycles,
+            objects,
+            objects_per_span_visit: acc.green_tea.as_ref().and_then(density),
+            span_visits: acc.green_tea.as_ref().map(visits),
+            dense_share: acc
+                .green_tea
+                .filter(|_| objects > 0)
+                .map(|g| g.span_objs_dense as f64 / objects as f64),
+            classes: acc
+                .classes
+                .iter()
+                .map(|&(class, objects, g)| ClassScan {
+                    class,
+                    objects,
+                    objects_per_span_visit: g.as_ref().and_then(density),
+                })
+                .collect(),
+        })
+    }
+}
+
+fn format_name(c: &Cycle) -> &'static str {
+    if c.lab.is_some() {
+        "gcscope lab"
+    } else if c.go15.is_some() && c.goal.is_none() {
+        "Go 1.5, early (5 phases, no goal)"
+    } else if c.go15.is_some() {
+        "Go 1.5 (5 phases)"
+    } else if c.stacks.is_some() || c.globals.is_some() {
+        "Go 1.18+ (stacks, globals)"
+    } else {
+        "Go 1.6-1.17"
+    }
+}
+
+fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
+    for (sum, v) in [
+        (&mut sum.sparse_objs, g.sparse_objs),
+        (&mut sum.span_objs_sparse, g.span_objs_sparse),
+        (&mut sum.span_objs_dense, g.span_objs_dense),
+        (&mut sum.spans_sparse, g.spans_sparse),
+        (&mut sum.spans_dense, g.spans_dense),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+fn add_cpu(sum: &mut Cpu, c: &Cpu) {
+    for (sum, v) in [
+        (&mut sum.sweep_term, c.sweep_term),
+        (&mut sum.assist, c.assist),
+        (&mut sum.background, c.background),
+        (&mut sum.idle, c.idle),
+        (&mut sum.mark_term, c.mark_term),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+fn add_clock(sum: &mut Clock, c: &Clock) {
+    for (sum, v) in [
+        (&mut sum.sweep_term, c.sweep_term),
+        (&mut sum.mark, c.mark),
+        (&mut sum.mark_term, c.mark_term),
+    ] {
+        *sum = sum.saturating_add(v);
+    }
+}
+
+/// `GreenTeaCounts::visits` of counts summed over a run, saturating.
+fn visits(g: &GreenTeaCounts) -> u64 {
+    g.sparse_objs
+        .saturating_add(g.spans_sparse)
+        .saturating_add(g.spans_dense)
+}
+
+/// `GreenTeaCounts::density` of counts summed over a run, saturating.
+fn density(g: &GreenTeaCounts) -> Option<f64> {
+    let objects = g
+        .sparse_objs
+        .saturating_add(g.span_objs_sparse)
+        .saturating_add(g.span_objs_dense);
+    let visits = visits(g);
+    (visits > 0).then(|| objects as f64 / visits as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's statistics put together from two halves (`append`) are the statistics of the
+    /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
+    /// scan: classes (and which lines were refused) and lab fields, setup cycles (first, and one
+    /// among the others) kept apart.
+    #[test]
+    fn appended_halves_are_the_whole() {
+        let cycles: Vec<(Cycle, Vec<ScanLine>)> = (1..=12u32)
+            .map(|n| {
+                let mut c = Cycle {
+                    num: n,
+                    at: u64::from(n) * 1_000_000,
+                    forced: n % 5 == 0,
+                    procs: 2 + n % 3,
+                    heap_live: u64::from(n % 7) << 20,
+                    goal: (n % 4 != 0).then_some(u64::from(n) << 20),
+                    ..Default::default()
+                };
+                c.cpu.assist = u64::from(n) * 1000;
+                c.cpu.idle = u64::from(n % 3) * 7000;
+                // The lab's ns values from cycle 9 on: the rows turn to ns there.
+                c.clock.mark = u64::from(n) * 1_000_000 + if n >= 9 { 17 } else { 0 };
+                let setup = n <= 2 || n == 7;
+                if n % 4 == 1 || setup {
+                    c.lab = Some(Box::new(LabStats {
+                        objects_scanned: u64::from(n),
+                        density_hist: vec![1; n as usize % 5],
+                        setup,
+                        ..Default::default()
+                    }));
+                }
+                let mut scans: Vec<ScanLine> = (0..n % 3)
+                    .map(|k| ScanLine {
+                        class: (k > 0).then_some(16 * (n % 4 + k)),
+                        counts: gcscope_model::ScanCounts {
+                            objs: u64::from(n + k),
+                            green_tea: (n % 2 == 0).then(|| GreenTeaCounts {
+                                sparse_objs: 1,
+                                span_objs_sparse: 2,
+                                span_objs_dense: u64::from(k),
+                                spans_sparse: 1,
+                                spans_dense: 1,
+                            }),
+                        },
+                    })
+                    .collect();
+                // Lines repeated (refused, not counted), one cycle a setup cycle.
+                if n == 8 || n == 11 || n == 2 {
+                    scans.extend(scans.clone());
+                }
+                (c, scans)
+            })
+            .collect();
+        let push_all = |part: &[(Cycle, Vec<ScanLine>)]| {
+            let mut s = RunStats::default();
+            for (c, scans) in part {
+                s.push(c);
+                for l in scans {
+                    let _ = s.push_scan(l);
+                }
+            }
+            s
+        };
+        let whole = push_all(&cycles);
+        assert_eq!((whole.cycles(), whole.setup_cycles()), (12, 3));
+        let summary = whole.summary(1, None).unwrap();
+        assert_eq!((summary.cycles, summary.setup_cycles), (9, 3));
+        assert_eq!((summary.first_cycle, summary.last_cycle), (3, 12));
+        for cut in 0..=cycles.len() {
+            let mut joined = push_all(&cycles[..cut]);
+            joined.append(&push_all(&cycles[cut..]));
+            assert_eq!(joined, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn lab_fields_are_summed_over_the_run() {
+        let lab = |objs, visits, hist: &[u64]| LabStats {
+            objects_scanned: objs,
+            bytes_scanned: 16 * objs,
+            page_visits: visits,
+            objects_freed: 7,
+            density_hist: hist.to_vec(),
+            thread_cpu: 1_500_000,
+            offcpu: 0,
+            setup: false,
+            turn: None,
+        };
+        let mut text = String::new();
+        for (n, l) in [
+            (1, Some(lab(300, 10, &[1, 2, 3]))),
+            (2, None),
+            (3, Some(lab(100, 40, &[5]))),
+        ] {
+            if let Some(l) = &l {
+                text += &crate::trace::format::lab_line(l);
+                text.push('\n');
+            }
+            text += &format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n");
+        }
+        let tl = crate::read::read_all(text.as_bytes()).unwrap();
+        assert!(tl.problems.is_empty(), "{:?}", tl.problems);
+        let s = tl.runs[0].summary().unwrap();
+        assert_eq!(s.format, "gcscope lab");
+        assert!(s.scan.is_none());
+        assert_eq!(
+            s.lab,
+            Some(LabSummary {
+                cycles_with_lab: 2,
+                objects_scanned: 400,
+                bytes_scanned: 6400,
+                page_visits: 50,
+                objects_per_page_visit: Some(8.0),
+                objects_freed: 14,
+                thread_cpu_ms: 3.0,
+                thread_cpu_ms_per_cycle: 1.5,
+                offcpu_ms: 0.0,
+                offcpu_share: Some(0.0),
+                density_hist: vec![6, 2, 3],
+            })
+        );
+        // A run without lab lines has no lab section; sums saturate rather than overflow.
+        let mut stats = RunStats::default();
+        let c = Cycle::default();
+        stats.push(&c);
+        assert!(stats.summary(1, None).unwrap().lab.is_none());
+        let huge = Cycle {
+            lab: Some(Box::new(LabStats {
+                objects_scanned: u64::MAX,
+                density_hist: vec![u64::MAX],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        stats.push(&huge);
+        stats.push(&huge);
+        let l = stats.summary(1, None).unwrap().lab.unwrap();
+        assert_eq!(
+            (l.objects_scanned, l.density_hist),
+            (u64::MAX, vec![u64::MAX])
+        );
+        assert_eq!(l.objects_per_page_visit, None);
+    }
+
+    /// `Derived` is the model's definitions (`Cycle::gc_cpu`, `pause`, `mark_wall`), and a
+    /// row's columns are in `Col` order.
+    #[test]
+    fn derived_figures_are_the_models() {
+        for go15 in [None, Some(3u64)] {
+            let c = Cycle {
+                clock: Clock {
+                    sweep_term: 11,
+                    mark: 1300,
+                    mark_term: 17,
+                },
+                cpu: Cpu {
+                    sweep_term: 19,
+                    assist: 2300,
+                    background: 2900,
+                    idle: 3100,
+                    mark_term: 37,
+                },
+                go15: go15.map(|k| {
+                    Box::new(gcscope_model::Go15Phases {
+                        clock_scan: 41 * k,
+                        clock_install_wb: 43 * k,
+                        cpu_scan: 47 * k,
+                        cpu_install_wb: 53 * k,
+                    })
+                }),
+                ..Default::default()
+            };
+            let d = Derived::of(&c);
+            assert_eq!(
+                (d.gc_cpu, d.pause, d.mark),
+                (c.gc_cpu(), c.pause(), c.mark_wall())
+            );
+            let row = Col::row(&c, &d);
+            for (i, col) in Col::ALL.into_iter().enumerate() {
+                assert_eq!(col as usize, i);
+            }
+            assert_eq!(
+                row,
+                [2300, 2900, 3100, c.gc_cpu(), c.pause(), c.mark_wall()]
+            );
+        }
+    }
+
+    /// Values are read from text and may be anything a u64 holds: every sum saturates (no
+    /// wrap in a release build, no panic in a debug one), through `push`, `push_scan` and
+    /// `append` alike, and the figures derived from the sums stay at the top.
+    #[test]
+    fn sums_of_huge_values_saturate() {
+        let big = u64::MAX - 5;
+        let c = Cycle {
+            num: 1,
+            at: big,
+            heap_live: big,
+            goal: Some(big),
+            clock: gcscope_model::Clock {
+                sweep_term: big,
+                mark: big,
+                mark_term: big,
+            },
+            cpu: gcscope_model::Cpu {
+                sweep_term: big,
+                assist: big,
+                background: big,
+                idle: big,
+                mark_term: big,
+            },
+            go15: Some(Box::new(gcscope_model::Go15Phases {
+                clock_scan: big,
+                clock_install_wb: big,
+                cpu_scan: big,
+                cpu_install_wb: big,
+            })),
+            lab: Some(Box::new(LabStats {
+                objects_scanned: big,
+                page_visits: big,
+                thread_cpu: big,
+                density_hist: vec![big],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        let g = GreenTeaCounts {
+            sparse_objs: big,
+            span_objs_sparse: big,
+            span_objs_dense: big,
+            spans_sparse: big,
+            spans_dense: big,
+        };
+        let counts = gcscope_model::ScanCounts {
+            objs: big,
+            green_tea: Some(g),
+        };
+        let lines = [None, Some(16)].map(|class| ScanLine { class, counts });
+        let run = |cycles: u32| {
+            let mut s = RunStats::default();
+            for num in 1..=cycles {
+                s.push(&Cycle { num, ..c.clone() });
+                for l in &lines {
+                    s.push_scan(l).unwrap();
+                }
+            }
+            s
+        };
+        let mut joined = run(3);
+        joined.append(&run(2));
+        for s in [run(5), joined] {
+            let sum = s.summary(1, None).unwrap();
+            let top = ms(u64::MAX);
+            assert_eq!(sum.cpu_ms.assist, top);
+            assert_eq!(sum.clock_ms.mark, top);
+            assert_eq!((sum.gc_cpu_ms, sum.compulsory_cpu_ms), (top, 0.0));
+            assert_eq!((sum.pause_ms.max, sum.mark_ms.max), (top, top));
+            assert_eq!(sum.pause_ms.p99, top);
+            assert_eq!(sum.idle_share, Some(1.0));
+            let scan = sum.scan.unwrap();
+            assert_eq!((scan.objects, scan.span_visits), (u64::MAX, Some(u64::MAX)));
+            assert_eq!(scan.classes[0].objects, u64::MAX);
+            let lab = sum.lab.unwrap();
+            assert_eq!((lab.objects_scanned, lab.thread_cpu_ms), (u64::MAX, top));
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! The state one source's events build: runs of cycles, program output, notes and problems.
+//!
+//! The headless commands and the dashboard both read this; only `apply` changes it.
+
+use crate::stats::summary::{RunStats, RunSummary};
+use gcscope_model::NoteKind;
+use gcscope_model::{Cycle, ScanStats};
+use gcscope_model::{Event, ProgramExit, ProgramStart, SourceError};
+
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Timeline {
+    /// When false, cycles only feed the runs' running statistics and are not kept (a summary
+    /// of a huge file needs no per-cycle records).
+    pub drop_cycles: bool,
+    /// When true, program output and notes are counted, not kept (a summary reports only
+    /// how many there were): memory stays flat however much output a log holds.
+    pub drop_text: bool,
+    /// Keep at most about this many output lines, the latest: older ones are counted in
+    /// `dropped_output` (a live program may print without end).
+    pub keep_output: Option<usize>,
+    /// Output lines and notes (by `NoteKind` index) counted and not kept, under `drop_text`.
+    pub dropped_output: usize,
+    pub dropped_notes: [usize; NoteKind::ALL.len()],
+    pub runs: Vec<Run>,
+    pub output: Vec<TextLine>,
+    pub notes: Vec<Note>,
+    pub problems: Vec<Problem>,
+    /// The programs gcscope ran to produce this source (`run`: one; `ab`: a side's runs).
+    pub programs: Vec<Program>,
+    /// Whether the source is still producing, and how it ended.
+    pub source: SourceState,
+}
+
+/// A source's state as its events tell it: still producing until its `Event::End`, then ended
+/// by itself or with the error that stopped it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum SourceState {
+    #[default]
+    Producing,
+    Ended,
+    Failed(SourceError),
+}
+
+impl SourceState {
+    /// The source has sent its end, well or badly.
+    #[must_use]
+    pub fn ended(&self) -> bool {
+        !matches!(self, SourceState::Producing)
+    }
+
+    /// What stopped it, if it ended badly.
+    #[must_use]
+    pub fn error(&self) -> Option<&SourceError> {
+        match self {
+            SourceState::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A program gcscope ran, and the runs (Go processes) its trace holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub start: ProgramStart,
+    /// Its runs: `runs[first_run..end_run]` (end_run grows while it runs).
+    pub first_run: usize,
+    pub end_run: usize,
+    /// `--metric` figures from its output, in the order first seen.
+    pub values: Vec<(String, f64)>,
+    pub exit: Option<ProgramExit>,
+}
+
+impl Program {
+    /// A sample for an A/B: ended by itself with status 0, not a warm-up.
+    pub fn is_sample(&self) -> bool {
+        !self.start.warmup
+            && self
+                .exit
+                .is_some_and(|e| e.status.success() && e.stopped.is_none())
+    }
+
+    /// The run that stands for the program: its last Go process with cycles (`go run` traces
+    /// the go command's own cycles first; a program's own children come before its end).
+    pub fn main_run<'a>(&self, runs: &'a [Run]) -> Option<&'a Run> {
+        runs.get(self.first_run..self.end_run.min(runs.len()))?
+            .iter()
+            .rev()
+            .find(|r| r.stats.cycles() > 0)
+    }
+
+    /// The figures of its main run, with the program's own (`--metric` values, the load).
+    pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
+        let mut s = self.main_run(runs)?.summary()?;
+        s.values.clone_from(&self.values);
+        s.other_cpus = self.exit.and_then(|e| e.other_cpus);
+        Some(s)
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Run {
+    pub cycles: Vec<Cycle>,
+    pub stats: RunStats,
+    pub first_line: u64,
+    /// `(new, previous)` cycle numbers when this run began because the counter restarted.
+    pub restart: Option<(u32, u32)>,
+    /// What the source calls this run, when it says (the lab does).
+    pub label: Option<String>,
+    /// The program's own figures found in its output (`compare --metric`).
+    pub values: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextLine {
+    pub line: u64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub line: u64,
+    pub kind: NoteKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub line: u64,
+    pub reason: String,
+}
+
+impl Run {
+    /// The run's figures; `None` for a run without cycles.
+    pub fn summary(&self) -> Option<RunSummary> {
+        let mut s = self.stats.summary(self.first_line, self.restart)?;
+        s.label.clone_from(&self.label);
+        s.values.clone_from(&self.values);
+        Some(s)
+    }
+}
+
+/// Summaries of many runs, on all cores when there are many. Order is kept.
+pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
+    crate::par::chunks(runs, 256, |_, part| {
+        part.iter().filter_map(Run::summary).collect::<Vec<_>>()
+    })
+    .concat()
+}
+
+impl Timeline {
+    pub fn apply(&mut self, ev: Event) {
+        match ev {
+            Event::RunStart { run, line, restart } => {
+                debug_assert_eq!(run, self.runs.len());
+                self.runs.push(Run {
+                    first_line: line,
+                    restart,
+                    ..Run::default()
+                });
+                if let Some(p) = self.programs.last_mut().filter(|p| p.exit.is_none()) {
+                    p.end_run = self.runs.len();
+                }
+            }
+            Event::ProgramStart(start) => self.programs.push(Program {
+                start: *start,
+                first_run: self.runs.len(),
+                end_run: self.runs.len(),
+                values: Vec::new(),
+                exit: None,
+            }),
+            Event::ProgramValue { name, value } => {
+                if let Some(p) = self.programs.last_mut() {
+                    match p.values.iter_mut().find(|(n, _)| *n == name) {
+                        Some(v) => v.1 = value,
+                        None => p.values.push((name, value)),
+                    }
+                }
+            }
+            Event::ProgramExit(exit) => {
+                if let Some(p) = self.programs.last_mut() {
+                    p.exit = Some(exit);
+                }
+            }
+            Event::RunLabel { run, label } => {
+                if let Some(r) = self.runs.get_mut(run) {
+                    r.label = Some(label);
+                }
+            }
+            Event::Cycle { run, cycle } => {
+                if let Some(r) = self.runs.get_mut(run) {
+                    // The previous cycle's scan: lines are complete now; trim their growth
+                    // headroom (gctrace=2 logs carry ~20 classes a cycle).
+                    if let Some(scan) = r.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                        scan.classes.shrink_to_fit();
+                    }
+                    r.stats.push(&cycle);
+                    if !self.drop_cycles {
+                        r.cycles.push(*cycle);
+                    }
+                }
+            }
+            Event::Scan { run, line, scan } => {
+                let Some(r) = self.runs.get_mut(run) else {
+                    return;
+                };
+                // The run's statistics decide which lines count (they see every cycle, kept
+                // or not): the cycle's record keeps those, and a line refused is a problem.
+                if let Err(why) = r.stats.push_scan(&scan) {
+                    self.problems.push(Problem {
+                        line,
+                        reason: why.to_string(),
+                    });
+                } else if let Some(cycle) = r.cycles.last_mut() {
+                    let stats = cycle.scan.get_or_insert_with(Box::<ScanStats>::default);
+                    match scan.class {
+                        None => stats.total = scan.counts,
+                        Some(class) => stats.classes.push((class, scan.counts)),
+                    }
+                }
+            }
+            Event::Output { .. } if self.drop_text => self.dropped_output += 1,
+            Event::Note { kind, .. } if self.drop_text => self.dropped_notes[kind as usize] += 1,
+            Event::Output { line, text } => {
+                if let Some(max) = self.keep_output {
+                    // Half at a time, so that dropping costs O(1) per line.
+                    if self.output.len() >= max.max(2) {
+                        let half = self.output.len() / 2;
+                        self.output.drain(..half);
+                        self.dropped_output += half;
+                    }
+                }
+                self.output.push(TextLine { line, text });
+            }
+            Event::Note { line, kind, text } => self.notes.push(Note { line, kind, text }),
+            Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
+            Event::End { error } => {
+                self.source = error.map_or(SourceState::Ended, SourceState::Failed);
+            }
+        }
+    }
+
+    /// `other`, read from the input right after this timeline's `lines_before` lines and
+    /// numbering its own from 1, added to it: its run `k` is this timeline's run `runs[k]`
+    /// (an existing one it continues, or the next new one), and `restart` replaces what its
+    /// first run, when new, says about the counter (read on its own, it could not know). See
+    /// `Reader::join`.
+    pub fn append(
+        &mut self,
+        mut other: Timeline,
+        runs: &[usize],
+        restart: Option<(u32, u32)>,
+        lines_before: u64,
+    ) {
+        for run in &mut other.runs {
+            run.first_line += lines_before;
+            for c in &mut run.cycles {
+                c.line += lines_before;
+            }
+        }
+        for t in &mut other.output {
+            t.line += lines_before;
+        }
+        for n in &mut other.notes {
+            n.line += lines_before;
+        }
+        for p in &mut other.problems {
+            p.line += lines_before;
+        }
+        for (k, mut run) in other.runs.into_iter().enumerate() {
+            let to = runs.get(k).copied().unwrap_or(self.runs.len());
+            match self.runs.get_mut(to) {
+                Some(mine) => {
+                    if let Some(scan) = mine.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                        scan.classes.shrink_to_fit();
+                    }
+                    mine.stats.append(&run.stats);
+                    mine.cycles.append(&mut run.cycles);
+                }
+                None => {
+                    if k == 0 {
+                        run.restart = restart;
+                    }
+                    self.runs.push(run);
+                }
+            }
+        }
+        self.output.extend(other.output);
+        self.notes.extend(other.notes);
+        self.dropped_output += other.dropped_output;
+        for (mine, theirs) in self.dropped_notes.iter_mut().zip(other.dropped_notes) {
+            *mine += theirs;
+        }
+        self.problems.extend(other.problems);
+        if other.source.ended() {
+            self.source = other.source;
+        }
+    }
+
+    /// The A/B samples: each program that ended well, by its main run's figures.
+    pub fn program_samples(&self) -> Vec<RunSummary> {
+        self.programs
+            .iter()
+            .filter(|p| p.is_sample())
+            .filter_map(|p| p.summary(&self.runs))
+            .collect()
+    }
+
+    pub fn cycle_count(&self) -> usize {
+        self.runs.iter().map(|r| r.stats.cycles()).sum()
+    }
+
+    /// Notes of this kind, kept or counted.
+    pub fn note_count(&self, kind: NoteKind) -> usize {
+        self.notes.iter().filter(|n| n.kind == kind).count() + self.dropped_notes[kind as usize]
+    }
+
+    /// Lines of program output, kept or counted.
+    pub fn output_count(&self) -> usize {
+        self.output.len() + self.dropped_output
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(warmup: bool) -> Event {
+        Event::ProgramStart(Box::new(ProgramStart {
+            command: "prog".into(),
+            build: None,
+            godebug: "gctrace=1".into(),
+            ab: (!warmup).then_some(('A', 1)),
+            warmup,
+        }))
+    }
+
+    fn exit(code: i32) -> Event {
+        Event::ProgramExit(ProgramExit {
+            status: gcscope_model::ExitStatus::Code(code),
+            wall_s: 1.0,
+            cpu_s: Some(1.0),
+            other_cpus: Some(0.5),
+            stopped: None,
+        })
+    }
+
+    /// An A/B side's samples: each program that ended well, by its last Go process with
+    /// cycles (`go run` traces the go command first), with its own values and load; a
+    /// warm-up and a failed run are not samples.
+    #[test]
+    fn program_samples_are_the_main_runs_of_programs_that_ended_well() {
+        let gc = |n: u32, live: u32| {
+            format!("gc {n} @0.{n}s 1%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->{live} MB, 5 MB goal, 2 P\n")
+        };
+        let mut tl = Timeline::default();
+        let mut dec = crate::trace::Decoder::new();
+        let push = |tl: &mut Timeline, dec: &mut crate::trace::Decoder, text: &str| {
+            dec.push(text.as_bytes(), &mut |e| tl.apply(e));
+        };
+        // A warm-up, then a program whose trace holds two processes, then a failed one.
+        tl.apply(start(true));
+        push(&mut tl, &mut dec, &gc(1, 1));
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(0));
+        tl.apply(start(false));
+        push(&mut tl, &mut dec, &(gc(1, 2) + &gc(2, 2)));
+        push(&mut tl, &mut dec, &(gc(1, 3) + &gc(2, 3) + &gc(3, 3)));
+        tl.apply(Event::ProgramValue {
+            name: "ops".into(),
+            value: 7.0,
+        });
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(0));
+        tl.apply(start(false));
+        push(&mut tl, &mut dec, &gc(1, 4));
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(exit(2));
+        assert_eq!(tl.runs.len(), 4);
+        assert_eq!(tl.programs[1].first_run..tl.programs[1].end_run, 1..3);
+        let s = tl.program_samples();
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].cycles, 3);
+        assert_eq!(s[0].values, [("ops".to_string(), 7.0)]);
+        assert_eq!(s[0].other_cpus, Some(0.5));
+    }
+
+    /// A live pane's log keeps the latest lines, counts every one, and stays bounded.
+    #[test]
+    fn kept_output_is_bounded_and_counted() {
+        let mut tl = Timeline {
+            keep_output: Some(100),
+            ..Timeline::default()
+        };
+        for line in 1..=250 {
+            tl.apply(Event::Output {
+                line,
+                text: format!("l{line}"),
+            });
+        }
+        assert!(tl.output.len() <= 100);
+        assert_eq!(tl.output_count(), 250);
+        assert_eq!(tl.output.last().map(|t| t.line), Some(250));
+        assert!(tl.output.windows(2).all(|w| w[0].line + 1 == w[1].line));
+    }
+}

@@ -1,0 +1,14 @@
+//! The bottom layer: the `Cycle` record and the vocabulary sources and state share (`Event`,
+//! `NoteKind`, `ScanLine`), a lab run's settings, and the units every layer prints the same way
+//! (`units`). It depends on no crate of the workspace; everything points down to it.
+
+pub mod cycle;
+pub mod error;
+pub mod event;
+pub mod named;
+pub mod settings;
+pub mod units;
+
+pub use cycle::*;
+pub use error::{IoError, SourceError};
+pub use event::{Event, ExitStatus, NoteKind, ProgramExit, ProgramStart, ScanLine, Stopped};

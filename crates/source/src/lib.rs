@@ -1,0 +1,192 @@
+//! Sources: where events come from. For the dashboard each source runs on its own thread,
+//! decodes bytes into events and sends them in batches on a channel (`spawn`); the headless
+//! commands read a whole file or stream into a timeline (`read`). A source never touches the UI.
+
+pub mod ab;
+pub mod child;
+mod follow;
+pub mod gobuild;
+mod lab;
+pub mod read;
+pub mod signals;
+
+pub use lab::{LabControl, LabKnob, LabSpec, Switch};
+pub use read::{read_path, read_path_into, stream_path};
+pub use signals::{Interrupted, Signals};
+
+use gcscope_core::trace::Decoder;
+use gcscope_model::Event;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::sync::mpsc::Sender;
+
+/// Events from source `.0`.
+pub type Batch = (usize, Vec<Event>);
+
+#[derive(Debug, Clone)]
+pub enum Spec {
+    /// A file read once.
+    File(PathBuf),
+    /// Standard input, as it arrives.
+    Stdin,
+    /// A file followed as it grows, like `tail -F`: survives truncation and rotation.
+    Follow(PathBuf),
+    /// Bytes built into the binary.
+    Embedded(&'static [u8]),
+    /// The lab collector, live; switches (from the dashboard's keys) restart it.
+    Lab(Box<LabSpec>),
+    /// A program gcscope starts (`gcscope run`), stopped through the control.
+    Run(Box<child::ChildSpec>, Arc<child::ChildControl>),
+    /// An A/B of two programs (`gcscope ab`): this source is side A, and sends side B's
+    /// events as the next source (a `Driven` one).
+    Ab(Box<ab::AbSpec>, Arc<child::ChildControl>),
+    /// A pane whose events the source before it sends (an A/B's side B).
+    Driven,
+}
+
+impl Spec {
+    /// Cycles arrive over time (no replay).
+    pub fn live(&self) -> bool {
+        matches!(
+            self,
+            Spec::Stdin
+                | Spec::Follow(_)
+                | Spec::Lab(_)
+                | Spec::Run(..)
+                | Spec::Ab(..)
+                | Spec::Driven
+        )
+    }
+}
+
+/// Why a source stopped before its end: the model's, since it travels in `Event::End`.
+pub use gcscope_model::SourceError;
+
+/// Events are sent in batches of about this many.
+const BATCH: usize = 4096;
+
+/// Start a source on its own thread.
+pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
+    std::thread::spawn(move || {
+        let mut out = Out {
+            id,
+            tx,
+            buf: Vec::new(),
+        };
+        let result = match spec {
+            Spec::File(path) => match std::fs::File::open(&path) {
+                Ok(f) => read_to_end(f, &path, &mut out),
+                Err(e) => Err(SourceError::open(&path, e)),
+            },
+            Spec::Stdin => read_to_end(std::io::stdin().lock(), Path::new("-"), &mut out),
+            Spec::Embedded(bytes) => read_to_end(bytes, Path::new("(embedded)"), &mut out),
+            Spec::Follow(path) => follow::follow(&path, &mut out),
+            Spec::Lab(spec) => lab::lab(&spec, &mut out),
+            Spec::Run(spec, control) => {
+                let mut dec = Decoder::new();
+                let r = child::run(&spec, &control, &mut dec, &mut out);
+                dec.finish(&mut |e| out.push(e));
+                control.finish();
+                r.map(|_| ())
+            }
+            Spec::Ab(spec, control) => {
+                let mut b = Out {
+                    id: id + 1,
+                    tx: out.tx.clone(),
+                    buf: Vec::new(),
+                };
+                let r = ab::run(&spec, &control, [&mut out, &mut b], &mut |_| {});
+                control.finish();
+                let error = match r {
+                    Ok(o) => o
+                        .stopped_by
+                        .filter(|_| !control.stopping())
+                        .map(SourceError::Stopped),
+                    Err(e) => Some(e),
+                };
+                for side in [&mut out, &mut b] {
+                    side.push(Event::End {
+                        error: error.clone(),
+                    });
+                    side.flush();
+                }
+                return;
+            }
+            Spec::Driven => return,
+        };
+        out.push(Event::End {
+            error: result.err(),
+        });
+        out.flush();
+    });
+}
+
+/// Where a source's events go: the dashboard's channel (`Out`), or a closure (headless).
+pub trait Sink {
+    fn push(&mut self, e: Event);
+    /// What was pushed is shown now (a live source calls this when it has nothing more).
+    fn flush(&mut self) {}
+}
+
+impl<F: FnMut(Event)> Sink for F {
+    fn push(&mut self, e: Event) {
+        self(e)
+    }
+}
+
+impl Sink for Out {
+    fn push(&mut self, e: Event) {
+        Out::push(self, e)
+    }
+
+    fn flush(&mut self) {
+        Out::flush(self);
+    }
+}
+
+pub(crate) struct Out {
+    id: usize,
+    tx: Sender<Batch>,
+    buf: Vec<Event>,
+}
+
+impl Out {
+    pub(crate) fn push(&mut self, e: Event) {
+        self.buf.push(e);
+        if self.buf.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    /// False once the dashboard has gone away.
+    pub(crate) fn flush(&mut self) -> bool {
+        if self.buf.is_empty() {
+            return !self.tx.is_closed();
+        }
+        self.tx
+            .blocking_send((self.id, std::mem::take(&mut self.buf)))
+            .is_ok()
+    }
+}
+
+fn read_to_end(mut r: impl Read, path: &Path, out: &mut Out) -> Result<(), SourceError> {
+    let mut dec = Decoder::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                dec.push(&buf[..n], &mut |e| out.push(e));
+                // A live pipe shows what it has now, not when a batch fills.
+                if !out.flush() {
+                    return Ok(());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(SourceError::read(path, e)),
+        }
+    }
+    dec.finish(&mut |e| out.push(e));
+    Ok(())
+}

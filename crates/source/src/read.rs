@@ -1,0 +1,91 @@
+//! Reading a file or standard input into a `Timeline`: the headless commands' source. A
+//! stream is read on one thread in bounded memory; a large file is mapped and read in pieces
+//! on all cores (`gcscope_core::read`), joined into exactly the timeline one reader makes.
+
+use crate::SourceError;
+use gcscope_core::read::{read_all_into, read_pieces, MAX_PIECE, MIN_PIECE};
+use gcscope_core::timeline::Timeline;
+use gcscope_core::trace::Decoder;
+use gcscope_model::Event;
+use std::io::Read;
+use std::path::Path;
+
+/// The name errors give standard input.
+const STDIN: &str = "-";
+
+/// A file, or standard input for `-`, read from start to end on this thread in bounded
+/// memory, each event handed to `each` as it is made (`summary --csv` writes rows as it
+/// reads).
+pub fn stream_path(path: &Path, each: &mut dyn FnMut(Event)) -> Result<(), SourceError> {
+    let mut decoder = Decoder::new();
+    let mut read = |mut input: Box<dyn Read>| -> std::io::Result<()> {
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        decoder.finish(&mut |e| each(e));
+        each(Event::End { error: None });
+        Ok(())
+    };
+    if path.as_os_str() == STDIN {
+        return read(Box::new(std::io::stdin().lock())).map_err(|e| SourceError::read(path, e));
+    }
+    let file = std::fs::File::open(path).map_err(|e| SourceError::open(path, e))?;
+    read(Box::new(file)).map_err(|e| SourceError::read(path, e))
+}
+
+/// Files at least this large are mapped instead of read: no copy through a buffer.
+const MAP_AT_LEAST: u64 = 1 << 20;
+
+/// Read a file (or standard input for `-`) into a timeline.
+pub fn read_path(path: &Path) -> Result<Timeline, SourceError> {
+    read_path_into(path, Timeline::default())
+}
+
+/// `read_path` into a prepared timeline.
+pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, SourceError> {
+    if path.as_os_str() == STDIN {
+        return read_all_into(std::io::stdin().lock(), timeline)
+            .map_err(|e| SourceError::read(path, e));
+    }
+    let file = std::fs::File::open(path).map_err(|e| SourceError::open(path, e))?;
+    let meta = file.metadata().map_err(|e| SourceError::read(path, e))?;
+    if meta.is_file() && meta.len() >= MAP_AT_LEAST {
+        // SAFETY: the map is read-only and lives only for this call. Another process
+        // truncating the file meanwhile would fault (SIGBUS); a log being appended to is fine.
+        // A summary of a log being truncated under it is not a case we serve.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            // One piece per core, and more for a large file so that `cores` pieces of at
+            // most MAX_PIECE bytes are in memory at a time.
+            let pieces = cores
+                .min(map.len() / MIN_PIECE)
+                .max(map.len().div_ceil(MAX_PIECE));
+            // A piece read gives its pages back: they are the file's, read again from it
+            // if touched again (a piece read a second time), so memory stays what the
+            // figures need, not the file's size.
+            let give_back = |r: std::ops::Range<usize>| {
+                let page = 4096;
+                let (from, to) = (r.start.div_ceil(page) * page, r.end / page * page);
+                if from < to {
+                    // SAFETY: a read-only shared mapping of a file: pages dropped here are
+                    // read from the file again on their next touch, with the same bytes.
+                    let _ = unsafe {
+                        map.unchecked_advise_range(
+                            memmap2::UncheckedAdvice::DontNeed,
+                            from,
+                            to - from,
+                        )
+                    };
+                }
+            };
+            return Ok(read_pieces(&map, timeline, pieces, cores, &give_back).0);
+        }
+    }
+    read_all_into(file, timeline).map_err(|e| SourceError::read(path, e))
+}

@@ -1,0 +1,227 @@
+//! The dashboard: sources -> events -> `App` -> `view::draw`.
+//!
+//! The main loop is the only code that changes state: it drains every pending source event,
+//! handles input, and draws at most `FPS` times a second. It never waits on a source.
+
+pub mod app;
+pub mod error;
+pub mod keys;
+mod panels;
+mod strip;
+pub mod view;
+
+use app::{App, Pane};
+use crossterm::event::{Event as Term, KeyEventKind, MouseEventKind};
+pub use error::Error;
+use futures::{Stream, StreamExt};
+use gcscope_source::{Batch, Interrupted, Signals, Spec};
+use ratatui::backend::Backend;
+use ratatui::Terminal;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::Receiver;
+
+const FPS: u64 = 30;
+/// Longest the loop spends applying source events before it looks at input and draws again.
+const DRAIN_BUDGET: Duration = Duration::from_millis(15);
+
+/// Open the dashboard on these sources (one, or two for A/B), with the control of their lab
+/// sources if they are the lab.
+pub fn run(
+    sources: Vec<(String, Spec)>,
+    lab: Option<gcscope_source::LabControl>,
+) -> Result<(), Error> {
+    run_app(sources, |app| app.lab = lab)
+}
+
+/// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with
+/// `caption` saying what is on screen until the first key.
+pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<(), Error> {
+    run_app(sources, |app| {
+        app.autoplay = true;
+        app.speed = 0;
+        app.notice = Some(caption);
+    })
+}
+
+fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result<(), Error> {
+    if !std::io::stdout().is_terminal() {
+        return Err(Error::NotATerminal);
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Batch>(64);
+        let panes = sources
+            .iter()
+            .map(|(name, spec)| Pane::new(name.clone(), spec.live()))
+            .collect();
+        for (i, (_, spec)) in sources.into_iter().enumerate() {
+            gcscope_source::spawn(spec, i, tx.clone());
+        }
+        drop(tx);
+        // `init` installs a panic hook that restores the terminal before the panic message;
+        // the guard restores it on every other way out (quit, error, Ctrl-C, and SIGINT,
+        // SIGTERM, SIGHUP or SIGQUIT, which end the loop).
+        let mut terminal = ratatui::init();
+        let _guard = Restore;
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
+        let start = Instant::now();
+        let input = crossterm::event::EventStream::new();
+        event_loop(
+            &mut terminal,
+            {
+                let mut app = App::new(panes);
+                setup(&mut app);
+                app
+            },
+            rx,
+            input,
+            move || start.elapsed(),
+            view::Theme::from_env(),
+        )
+        .await
+    })
+    .and_then(|(app, signal)| {
+        if let Some(signal) = signal {
+            return Err(Interrupted(signal).into());
+        }
+        // Every source failed and nothing was read: the dashboard showed why; the status
+        // says so too.
+        let failed: Vec<_> = app
+            .panes
+            .iter()
+            .filter(|p| p.timeline.cycle_count() == 0)
+            .filter_map(|p| p.timeline.source.error().cloned())
+            .collect();
+        if !failed.is_empty() && failed.len() == app.panes.len() {
+            return Err(Error::NothingRead(failed));
+        }
+        Ok(())
+    })
+}
+
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// The main loop, generic over the terminal, the input and the clock so tests drive it. Ends
+/// with the app's final state, and the signal that ended it, if one did.
+pub async fn event_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
+    mut app: App,
+    mut rx: Receiver<Batch>,
+    mut input: impl Stream<Item = std::io::Result<Term>> + Unpin,
+    clock: impl Fn() -> Duration,
+    theme: view::Theme,
+) -> Result<(App, Option<i32>), Error> {
+    let mut frame = tokio::time::interval(Duration::from_millis(1000 / FPS));
+    frame.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut sources_open = true;
+    let mut signals = Signals::new()?;
+    loop {
+        // Keys, signals and frames before source events: a source that never pauses (a
+        // program printing without end) must not starve q or the screen.
+        tokio::select! {
+            biased;
+            ev = input.next() => match ev {
+                Some(Ok(ev)) => handle(&mut app, ev),
+                Some(Err(e)) => return Err(e.into()),
+                None => app.quit = true,
+            },
+            signal = signals.recv() => return Ok((app, Some(signal))),
+            _ = frame.tick() => {
+                app.tick(clock());
+                app.refresh();
+                terminal
+                    .draw(|f| view::draw(f, &app, theme))
+                    .map_err(|e| Error::Draw(e.to_string()))?;
+            }
+            batch = rx.recv(), if sources_open => match batch {
+                Some(b) => {
+                    apply(&mut app, b);
+                    // Drain what else is pending, within a budget, so input stays responsive
+                    // while a large file streams in.
+                    let t0 = Instant::now();
+                    while t0.elapsed() < DRAIN_BUDGET {
+                        match rx.try_recv() {
+                            Ok(b) => apply(&mut app, b),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                None => sources_open = false,
+            },
+        }
+        if app.quit {
+            return Ok((app, None));
+        }
+    }
+}
+
+fn apply(app: &mut App, (id, events): Batch) {
+    for e in events {
+        app.apply(id, e);
+    }
+}
+
+fn handle(app: &mut App, ev: Term) {
+    match ev {
+        Term::Key(k) if k.kind != KeyEventKind::Release => {
+            // Keys go to the open findings overlay, except its own key and quit.
+            if app.findings
+                && k.code != crossterm::event::KeyCode::Char('i')
+                && keys::action(k) != Some(keys::Action::Quit)
+            {
+                let c = match k.code {
+                    crossterm::event::KeyCode::Char(c) => Some(c),
+                    _ => None,
+                };
+                app.findings_key(c);
+            } else if app.jump.is_some() {
+                use crossterm::event::KeyCode;
+                let c = match k.code {
+                    KeyCode::Char(c) => Some(c),
+                    KeyCode::Enter => Some('\n'),
+                    KeyCode::Backspace => Some('\u{8}'),
+                    _ => None,
+                };
+                app.jump_key(c);
+            } else if let Some(a) = keys::action(k) {
+                if app.help && a != keys::Action::Quit {
+                    app.help = false;
+                } else {
+                    app.act(a);
+                }
+            } else if k.kind == crossterm::event::KeyEventKind::Press {
+                use crossterm::event::{KeyCode, KeyModifiers};
+                let mut name = String::new();
+                for (m, s) in [
+                    (KeyModifiers::CONTROL, "Ctrl-"),
+                    (KeyModifiers::ALT, "Alt-"),
+                ] {
+                    if k.modifiers.contains(m) {
+                        name.push_str(s);
+                    }
+                }
+                match k.code {
+                    KeyCode::Char(c) => name.push(c),
+                    other => name.push_str(&format!("{other:?}")),
+                }
+                app.notice = Some(format!("{name}: not a gcscope key; ? lists them"));
+            }
+        }
+        Term::Mouse(m) => match m.kind {
+            MouseEventKind::ScrollUp => app.act(keys::Action::StepBack),
+            MouseEventKind::ScrollDown => app.act(keys::Action::StepForward),
+            _ => {}
+        },
+        _ => {}
+    }
+}
