@@ -42,7 +42,10 @@ fn load(text: &[u8]) -> App {
     let mut p = Pane::new("1M", false);
     p.timeline = core_read::read_all(text).expect("in memory");
     let mut app = App::new(vec![p]);
-    app.apply(0, Event::End { error: None });
+    app.apply(
+        gcscope_model::SourceId::from_index(0),
+        Event::End { error: None },
+    );
     app.refresh();
     app
 }

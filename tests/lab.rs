@@ -198,7 +198,7 @@ fn lab_source_events_carry_every_lab_field_for_each_workload() {
                     cfg: c,
                     switches: None,
                 })),
-                0,
+                gcscope_model::SourceId::from_index(0),
                 tx,
             );
             let mut cycles = Vec::new();
@@ -285,7 +285,7 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
     c.poison = false;
     let (mut control, mut specs) = LabControl::new(vec![c]);
     let (tx, mut rx) = tokio::sync::mpsc::channel(64);
-    spawn(specs.remove(0), 0, tx);
+    spawn(specs.remove(0), gcscope_model::SourceId::from_index(0), tx);
     let mut labels = Vec::new();
     let mut cycles_in_run = [0usize; 2];
     let mut switched = false;
@@ -294,7 +294,7 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
             match e {
                 Event::RunLabel { run, label } => labels.push((run, label)),
                 Event::Cycle { run, .. } => {
-                    cycles_in_run[run.min(1)] += 1;
+                    cycles_in_run[run.index().min(1)] += 1;
                     if !switched {
                         control.turn(LabKnob::NextWorkload);
                         switched = true;
@@ -306,7 +306,7 @@ fn a_live_switch_starts_a_fresh_labelled_run() {
     }
     assert_eq!(labels.len(), 2, "{labels:?}");
     assert!(labels[0].1.contains("tree"), "{labels:?}");
-    assert_eq!(labels[1].0, 1);
+    assert_eq!(labels[1].0.index(), 1);
     assert!(labels[1].1.contains("map"), "{labels:?}");
     assert!(
         cycles_in_run[0] >= 1 && cycles_in_run[1] >= 1,
@@ -345,7 +345,7 @@ fn a_full_arena_ends_the_live_lab_source_with_its_message() {
             cfg: c,
             switches: None,
         })),
-        0,
+        gcscope_model::SourceId::from_index(0),
         tx,
     );
     let deadline = std::time::Instant::now() + Duration::from_secs(20);

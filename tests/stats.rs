@@ -80,7 +80,7 @@ enum In {
 /// that drops them (as `gcscope summary` does).
 fn timelines(input: Vec<In>) -> (Timeline, Timeline) {
     let mut events = vec![Event::RunStart {
-        run: 0,
+        run: gcscope_model::RunId::FIRST,
         line: 1,
         restart: None,
     }];
@@ -88,10 +88,14 @@ fn timelines(input: Vec<In>) -> (Timeline, Timeline) {
         let line = i as u64 + 1;
         events.push(match x {
             In::Cycle(cycle) => Event::Cycle {
-                run: 0,
+                run: gcscope_model::RunId::FIRST,
                 cycle: Box::new(Cycle { line, ..cycle }),
             },
-            In::Scan(scan) => Event::Scan { run: 0, line, scan },
+            In::Scan(scan) => Event::Scan {
+                run: gcscope_model::RunId::FIRST,
+                line,
+                scan,
+            },
         });
     }
     let mut kept = Timeline::default();

@@ -7,6 +7,7 @@ use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
 use gcscope_core::read as core_read;
 use gcscope_core::trace;
 use gcscope_model::Event;
+use gcscope_model::SourceId;
 use gcscope_source as source;
 use gcscope_tui::app::{App, Pane};
 use gcscope_tui::keys::{self, Action};
@@ -37,7 +38,7 @@ fn app(names: &[&str]) -> App {
     let mut app = App::new(panes);
     // What the loop does when a file's events have arrived.
     for i in 0..app.panes.len() {
-        app.apply(i, Event::End { error: None });
+        app.apply(SourceId::from_index(i), Event::End { error: None });
     }
     app
 }
@@ -130,7 +131,7 @@ fn tiny_terminal_says_so() {
 fn a_read_error_shows_in_the_header_of_a_file() {
     let mut a = App::new(vec![Pane::new("broken.log", false)]);
     a.apply(
-        0,
+        SourceId::from_index(0),
         gcscope_model::Event::End {
             error: Some(gcscope_model::SourceError::read(
                 std::path::Path::new("broken.log"),
@@ -158,7 +159,7 @@ fn a_loaded_lab_run_says_so_in_the_header() {
         let mut p = Pane::new("lab.log", false);
         p.timeline = core_read::read_all(text.as_bytes()).unwrap();
         let mut a = App::new(vec![p]);
-        a.apply(0, Event::End { error: None });
+        a.apply(SourceId::from_index(0), Event::End { error: None });
         let s = screen(&mut a, 120, 40);
         assert_eq!(s.contains("machine loaded (50% off-CPU)"), loaded, "{s}");
     }
@@ -167,7 +168,7 @@ fn a_loaded_lab_run_says_so_in_the_header() {
 #[test]
 fn empty_trace() {
     let mut a = App::new(vec![Pane::new("empty.log", false)]);
-    a.apply(0, Event::End { error: None });
+    a.apply(SourceId::from_index(0), Event::End { error: None });
     let s = screen(&mut a, 100, 30);
     assert!(
         s.contains("No gc lines gcscope reads in this source"),
@@ -213,7 +214,7 @@ fn a_40ms_pause_jumps_out() {
     let mut p = Pane::new("swap.log", false);
     p.timeline = core_read::read_all(text.as_bytes()).unwrap();
     let mut a = App::new(vec![p]);
-    a.apply(0, Event::End { error: None });
+    a.apply(SourceId::from_index(0), Event::End { error: None });
     let s = screen(&mut a, 140, 44);
     assert!(
         s.contains("over 1.0 ms (10x p50, at least 1): gc 30 40 ms"),
@@ -276,7 +277,7 @@ async fn the_event_loop_applies_events_and_keys() {
         v.push(Event::End { error: None });
         v
     };
-    tx.send((0, tl_events)).await.unwrap();
+    tx.send((SourceId::from_index(0), tl_events)).await.unwrap();
     drop(tx);
     let input = async_stream(vec![
         key(KeyCode::Char('g')),
@@ -349,18 +350,18 @@ fn live_lab_cycles_fill_the_panes() {
     };
     let mut a = App::new(vec![Pane::new(cfg.label(), true)]);
     a.apply(
-        0,
+        SourceId::from_index(0),
         Event::RunStart {
-            run: 0,
+            run: gcscope_model::RunId::FIRST,
             line: 0,
             restart: None,
         },
     );
     gcscope_lab::run(&cfg, |lc| {
         a.apply(
-            0,
+            SourceId::from_index(0),
             Event::Cycle {
-                run: 0,
+                run: gcscope_model::RunId::FIRST,
                 cycle: Box::new(lc.result.cycle),
             },
         );
@@ -535,7 +536,7 @@ fn view_case(name: &str) -> App {
             app.lab = Some(gcscope_source::LabControl::new(cfgs).0);
             // Their events have arrived (a live pane shows each as it comes).
             for i in 0..2 {
-                app.apply(i, Event::End { error: None });
+                app.apply(SourceId::from_index(i), Event::End { error: None });
             }
             app
         }
@@ -560,7 +561,7 @@ fn view_case(name: &str) -> App {
             let mut p = Pane::new("go14.log", false);
             p.timeline = core_read::read_all(text.as_bytes()).unwrap();
             let mut a = App::new(vec![p]);
-            a.apply(0, Event::End { error: None });
+            a.apply(SourceId::from_index(0), Event::End { error: None });
             a
         }
         "program_ab" => {
@@ -646,9 +647,9 @@ fn autoplay_starts_the_replay_when_every_source_has_arrived() {
         .collect();
     let mut a = App::new(panes);
     a.autoplay = true;
-    a.apply(0, Event::End { error: None });
+    a.apply(SourceId::from_index(0), Event::End { error: None });
     assert!(!a.playing, "one source has not arrived yet");
-    a.apply(1, Event::End { error: None });
+    a.apply(SourceId::from_index(1), Event::End { error: None });
     assert!(a.playing && !a.autoplay);
     assert!(
         a.panes
@@ -699,7 +700,7 @@ fn a_file_of_many_runs_opens_on_the_latest() {
     let mut p = Pane::new("restarts.log", false);
     p.timeline = core_read::read_all(text.as_bytes()).unwrap();
     let mut a = App::new(vec![p]);
-    a.apply(0, Event::End { error: None });
+    a.apply(SourceId::from_index(0), Event::End { error: None });
     assert_eq!(a.panes[0].timeline.runs.len(), 3);
     assert_eq!(a.panes[0].run, 2);
     assert!(screen(&mut a, 100, 30).contains("run 3/3"));
@@ -730,7 +731,7 @@ fn program_run(
     use gcscope_model::{ExitStatus, ProgramExit, ProgramStart};
     let side = if pane == 0 { 'A' } else { 'B' };
     app.apply(
-        pane,
+        SourceId::from_index(pane),
         Event::ProgramStart(Box::new(ProgramStart {
             command: format!("./{file} -mode tree"),
             build: Some(if pane == 0 {
@@ -748,17 +749,17 @@ fn program_run(
     dec.push(&bytes, &mut |e| events.push(e));
     dec.new_stream(&mut |e| events.push(e));
     for e in events {
-        app.apply(pane, e);
+        app.apply(SourceId::from_index(pane), e);
     }
     app.apply(
-        pane,
+        SourceId::from_index(pane),
         Event::ProgramValue {
             name: "ops".into(),
             value: ops,
         },
     );
     app.apply(
-        pane,
+        SourceId::from_index(pane),
         Event::ProgramExit(ProgramExit {
             status: ExitStatus::Code(0),
             wall_s: 9.5,
@@ -860,7 +861,7 @@ fn a_program_without_gc_lines_gets_its_own_guide() {
     use gcscope_model::{ExitStatus, ProgramExit, ProgramStart};
     let mut app = App::new(vec![Pane::new("./server -port 8080", true)]);
     app.apply(
-        0,
+        SourceId::from_index(0),
         Event::ProgramStart(Box::new(ProgramStart {
             command: "./server -port 8080".into(),
             build: None,
@@ -870,7 +871,7 @@ fn a_program_without_gc_lines_gets_its_own_guide() {
         })),
     );
     app.apply(
-        0,
+        SourceId::from_index(0),
         Event::Output {
             line: 0,
             text: "listening on :8080".into(),
@@ -881,7 +882,7 @@ fn a_program_without_gc_lines_gets_its_own_guide() {
     assert!(s.contains("last output: listening on :8080"), "{s}");
     assert!(s.contains("running"), "{s}");
     app.apply(
-        0,
+        SourceId::from_index(0),
         Event::ProgramExit(ProgramExit {
             status: ExitStatus::Signal(15),
             wall_s: 1.0,
@@ -929,7 +930,7 @@ async fn findings_keys_in_the_event_loop_and_q_quits_from_the_overlay() {
     dec.push(&bytes, &mut |e| events.push(e));
     dec.finish(&mut |e| events.push(e));
     events.push(Event::End { error: None });
-    tx.send((0, events)).await.unwrap();
+    tx.send((SourceId::from_index(0), events)).await.unwrap();
     drop(tx);
     let input = async_stream(vec![
         key(KeyCode::Char('a')),

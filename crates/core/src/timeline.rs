@@ -151,7 +151,7 @@ impl Timeline {
     pub fn apply(&mut self, ev: Event) {
         match ev {
             Event::RunStart { run, line, restart } => {
-                debug_assert_eq!(run, self.runs.len());
+                debug_assert_eq!(run.index(), self.runs.len());
                 self.runs.push(Run {
                     first_line: line,
                     restart,
@@ -182,12 +182,12 @@ impl Timeline {
                 }
             }
             Event::RunLabel { run, label } => {
-                if let Some(r) = self.runs.get_mut(run) {
+                if let Some(r) = self.runs.get_mut(run.index()) {
                     r.label = Some(label);
                 }
             }
             Event::Cycle { run, cycle } => {
-                if let Some(r) = self.runs.get_mut(run) {
+                if let Some(r) = self.runs.get_mut(run.index()) {
                     // The previous cycle's scan: lines are complete now; trim their growth
                     // headroom (gctrace=2 logs carry ~20 classes a cycle).
                     if let Some(scan) = r.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
@@ -200,7 +200,7 @@ impl Timeline {
                 }
             }
             Event::Scan { run, line, scan } => {
-                let Some(r) = self.runs.get_mut(run) else {
+                let Some(r) = self.runs.get_mut(run.index()) else {
                     return;
                 };
                 // The run's statistics decide which lines count (they see every cycle, kept

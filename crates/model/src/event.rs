@@ -2,24 +2,25 @@
 
 use super::cycle::{Cycle, ScanCounts};
 use super::error::SourceError;
+use super::ids::RunId;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// A new run starts: the first cycle, or the cycle counter restarted or went backwards
     /// (another process, `go run` tracing the go tool, two logs pasted together).
     RunStart {
-        run: usize,
+        run: RunId,
         line: u64,
         /// The cycle number that broke the sequence and the one before it, for a restart.
         restart: Option<(u32, u32)>,
     },
     /// A source names run `run` (the lab: its workload, marker, GOGC, P and seed).
-    RunLabel { run: usize, label: String },
+    RunLabel { run: RunId, label: String },
     /// A cycle, to be appended to run `run`.
-    Cycle { run: usize, cycle: Box<Cycle> },
+    Cycle { run: RunId, cycle: Box<Cycle> },
     /// A `scan:` line for the last cycle of run `run`.
     Scan {
-        run: usize,
+        run: RunId,
         line: u64,
         scan: ScanLine,
     },

@@ -5,6 +5,7 @@
 pub mod cycle;
 pub mod error;
 pub mod event;
+pub mod ids;
 pub mod named;
 pub mod settings;
 pub mod units;
@@ -12,3 +13,4 @@ pub mod units;
 pub use cycle::*;
 pub use error::{IoError, SourceError};
 pub use event::{Event, ExitStatus, NoteKind, ProgramExit, ProgramStart, ScanLine, Stopped};
+pub use ids::{CycleIndex, RunId, SourceId};

@@ -139,7 +139,7 @@ mod tests {
             let deadline = Instant::now() + Duration::from_secs(10);
             loop {
                 while let Ok((source, events)) = self.rx.try_recv() {
-                    assert_eq!(source, 3);
+                    assert_eq!(source, gcscope_model::SourceId::from_index(3));
                     for e in events {
                         self.tl.apply(e);
                     }
@@ -172,7 +172,11 @@ mod tests {
         let path = dir.join("t.log");
         std::fs::write(&path, line(1)).unwrap();
         let (tx, rx) = tokio::sync::mpsc::channel(64);
-        spawn(Spec::Follow(path.clone()), 3, tx);
+        spawn(
+            Spec::Follow(path.clone()),
+            gcscope_model::SourceId::from_index(3),
+            tx,
+        );
         let mut f = Followed {
             rx,
             tl: Timeline::default(),

@@ -3,7 +3,7 @@
 
 use super::{Out, SourceError, Spec};
 use gcscope_lab::{Config, LabError, Marker, Shape};
-use gcscope_model::Event;
+use gcscope_model::{Event, RunId};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
@@ -110,7 +110,7 @@ impl LabControl {
 /// fails (its arena full) ends the source with that error, which the dashboard shows.
 pub(super) fn lab(spec: &LabSpec, out: &mut Out) -> Result<(), SourceError> {
     let mut cfg = spec.cfg.clone();
-    let mut run = 0;
+    let mut run = RunId::FIRST;
     loop {
         let switches = lab_run(&cfg, spec.switches.as_deref(), run, out)?;
         if switches.is_empty() {
@@ -126,7 +126,7 @@ pub(super) fn lab(spec: &LabSpec, out: &mut Out) -> Result<(), SourceError> {
         if let Some((t, side)) = &cfg.turns {
             t.rejoin(*side);
         }
-        run += 1;
+        run = run.next();
     }
 }
 
@@ -135,7 +135,7 @@ pub(super) fn lab(spec: &LabSpec, out: &mut Out) -> Result<(), SourceError> {
 fn lab_run(
     cfg: &Config,
     switches: Option<&Mutex<Receiver<Switch>>>,
-    run: usize,
+    run: RunId,
     out: &mut Out,
 ) -> Result<Vec<Switch>, LabError> {
     let fairness = match &cfg.turns {

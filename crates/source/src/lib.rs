@@ -15,14 +15,14 @@ pub use read::{read_path, read_path_into, stream_path};
 pub use signals::{Interrupted, Signals};
 
 use gcscope_core::trace::Decoder;
-use gcscope_model::Event;
+use gcscope_model::{Event, SourceId};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 /// Events from source `.0`.
-pub type Batch = (usize, Vec<Event>);
+pub type Batch = (SourceId, Vec<Event>);
 
 #[derive(Debug, Clone)]
 pub enum Spec {
@@ -67,7 +67,7 @@ pub use gcscope_model::SourceError;
 const BATCH: usize = 4096;
 
 /// Start a source on its own thread.
-pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
+pub fn spawn(spec: Spec, id: SourceId, tx: Sender<Batch>) {
     std::thread::spawn(move || {
         let mut out = Out {
             id,
@@ -92,7 +92,7 @@ pub fn spawn(spec: Spec, id: usize, tx: Sender<Batch>) {
             }
             Spec::Ab(spec, control) => {
                 let mut b = Out {
-                    id: id + 1,
+                    id: id.next(),
                     tx: out.tx.clone(),
                     buf: Vec::new(),
                 };
@@ -146,7 +146,7 @@ impl Sink for Out {
 }
 
 pub(crate) struct Out {
-    id: usize,
+    id: SourceId,
     tx: Sender<Batch>,
     buf: Vec<Event>,
 }

@@ -7,7 +7,7 @@ use gcscope_core::stats::summary::{RunStats, RunSummary};
 use gcscope_core::stats::turns::TurnSamples;
 use gcscope_core::timeline::{Run, Timeline};
 use gcscope_model::settings;
-use gcscope_model::{Cycle, Event};
+use gcscope_model::{Cycle, Event, SourceId};
 use gcscope_source::{LabControl, LabKnob};
 use std::time::Duration;
 
@@ -318,8 +318,8 @@ impl App {
     }
 
     /// A source's event. Files arrive whole and are shown at once; a replay starts on request.
-    pub fn apply(&mut self, pane: usize, ev: Event) {
-        let Some(p) = self.panes.get_mut(pane) else {
+    pub fn apply(&mut self, pane: SourceId, ev: Event) {
+        let Some(p) = self.panes.get_mut(pane.index()) else {
             return;
         };
         let ended = matches!(ev, Event::End { .. });
@@ -773,13 +773,13 @@ mod tests {
     fn pane_of(cycles: impl IntoIterator<Item = Cycle>) -> Pane {
         let mut p = Pane::new("t", false);
         p.timeline.apply(Event::RunStart {
-            run: 0,
+            run: gcscope_model::RunId::FIRST,
             line: 1,
             restart: None,
         });
         for c in cycles {
             p.timeline.apply(Event::Cycle {
-                run: 0,
+                run: gcscope_model::RunId::FIRST,
                 cycle: Box::new(c),
             });
         }

@@ -14,6 +14,7 @@ use app::{App, Pane};
 use crossterm::event::{Event as Term, KeyEventKind, MouseEventKind};
 pub use error::Error;
 use futures::{Stream, StreamExt};
+use gcscope_model::SourceId;
 use gcscope_source::{Batch, Interrupted, Signals, Spec};
 use ratatui::backend::Backend;
 use ratatui::Terminal;
@@ -58,7 +59,7 @@ fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result
             .map(|(name, spec)| Pane::new(name.clone(), spec.live()))
             .collect();
         for (i, (_, spec)) in sources.into_iter().enumerate() {
-            gcscope_source::spawn(spec, i, tx.clone());
+            gcscope_source::spawn(spec, SourceId::from_index(i), tx.clone());
         }
         drop(tx);
         // `init` installs a panic hook that restores the terminal before the panic message;

@@ -4,7 +4,7 @@
 use crate::stats::ms;
 use crate::timeline::Timeline;
 use crate::Error;
-use gcscope_model::{Cycle, Event};
+use gcscope_model::{Cycle, Event, RunId};
 use serde::Serialize;
 
 /// One cycle. Times in ms, sizes in MB (whole MiB, as Go prints them).
@@ -106,7 +106,7 @@ impl<W: std::io::Write> CsvRows<W> {
             drop_text: true,
             ..Timeline::default()
         };
-        let mut held: Option<usize> = None;
+        let mut held: Option<RunId> = None;
         let mut sink = |ev: Event| {
             if self.failed.is_some() {
                 return;
@@ -137,10 +137,10 @@ impl<W: std::io::Write> CsvRows<W> {
     }
 
     /// Writes and drops the cycles `run` holds.
-    fn flush_run(&mut self, name: &str, tl: &mut Timeline, run: usize) -> csv::Result<()> {
-        if let Some(r) = tl.runs.get_mut(run) {
+    fn flush_run(&mut self, name: &str, tl: &mut Timeline, run: RunId) -> csv::Result<()> {
+        if let Some(r) = tl.runs.get_mut(run.index()) {
             for c in r.cycles.drain(..) {
-                self.w.serialize(Row::new(name, run + 1, &c))?;
+                self.w.serialize(Row::new(name, run.number(), &c))?;
                 self.rows += 1;
             }
         }

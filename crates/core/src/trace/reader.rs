@@ -19,9 +19,9 @@ use super::parse::{
     gc_head, gc_space_offsets, gc_start_within, later_gc_starts, parse_cycle, parse_line,
     parse_part, Line, LineKind,
 };
-use gcscope_model::Event;
 use gcscope_model::NoteKind;
 use gcscope_model::{Cycle, LabStats};
+use gcscope_model::{Event, RunId};
 
 /// How many of the latest runs an interleaved cycle may continue.
 const RECENT_RUNS: usize = 16;
@@ -374,7 +374,7 @@ impl Reader {
             }
             Line::Scan(scan) => match self.last_cycle_run {
                 Some(run) => out(Event::Scan {
-                    run,
+                    run: RunId::from_index(run),
                     line: no,
                     scan,
                 }),
@@ -440,18 +440,24 @@ impl Reader {
             Routed::Run(run) => run,
             Routed::New { run, restart } => {
                 out(Event::RunStart {
-                    run,
+                    run: RunId::from_index(run),
                     line: no,
                     restart,
                 });
                 if let Some(label) = self.label.take() {
-                    out(Event::RunLabel { run, label });
+                    out(Event::RunLabel {
+                        run: RunId::from_index(run),
+                        label,
+                    });
                 }
                 run
             }
         };
         self.last_cycle_run = Some(run);
-        out(Event::Cycle { run, cycle });
+        out(Event::Cycle {
+            run: RunId::from_index(run),
+            cycle,
+        });
     }
 }
 
@@ -509,7 +515,7 @@ mod tests {
     fn cycles(ev: &[Event]) -> Vec<(usize, u32, u64)> {
         ev.iter()
             .filter_map(|e| match e {
-                Event::Cycle { run, cycle } => Some((*run, cycle.num, cycle.line)),
+                Event::Cycle { run, cycle } => Some((run.index(), cycle.num, cycle.line)),
                 _ => None,
             })
             .collect()
@@ -609,7 +615,7 @@ mod tests {
             vec![(0, 1, 1), (0, 2, 2), (0, 7, 3), (1, 1, 5), (1, 2, 6)]
         );
         assert!(ev.contains(&Event::RunStart {
-            run: 1,
+            run: RunId::from_index(1),
             line: 5,
             restart: Some((1, 7))
         }));
@@ -638,7 +644,7 @@ mod tests {
         assert!(matches!(
             ev.last(),
             Some(Event::Scan {
-                run: 0,
+                run: RunId::FIRST,
                 line: 2,
                 ..
             })
@@ -670,7 +676,7 @@ mod tests {
         ev.iter()
             .filter_map(|e| match e {
                 Event::Cycle { run, cycle } => Some((
-                    *run,
+                    run.index(),
                     cycle.num,
                     cycle.line,
                     cycle.lab.as_ref().map(|l| l.objects_freed),
@@ -844,7 +850,7 @@ mod tests {
         let labels: Vec<_> = ev
             .iter()
             .filter_map(|e| match e {
-                Event::RunLabel { run, label } => Some((*run, label.as_str())),
+                Event::RunLabel { run, label } => Some((run.index(), label.as_str())),
                 _ => None,
             })
             .collect();
