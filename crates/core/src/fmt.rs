@@ -8,11 +8,13 @@ use crate::stats::Spread;
 pub use gcscope_model::units::{escape_controls, go_ms, path, Fixed};
 
 /// A share (0..1) as a percentage with one decimal, or `n/a`.
+#[must_use]
 pub fn pct(x: Option<f64>) -> String {
     x.map_or("n/a".into(), |v| format!("{}%", Fixed(v * 100.0, 1)))
 }
 
 /// `median [min-max]`, or the single value of one run.
+#[must_use]
 pub fn spread_text(s: &Option<Spread>) -> String {
     spread_with(s, &fmt_num)
 }
@@ -21,6 +23,7 @@ pub fn spread_text(s: &Option<Spread>) -> String {
 /// uses for the figure: the idle share, a fraction in JSON, reads as a percentage everywhere
 /// in text (`2.4% [2.3%-3.1%]`), as `summary` and the CPU pane print it; times in ms at
 /// gctrace's precision (`go_ms`).
+#[must_use]
 pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
     let p: &dyn Fn(f64) -> String = match Metric::from_key(&r.metric) {
         Some(Metric::IdleShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
@@ -42,6 +45,7 @@ fn spread_with(s: &Option<Spread>, p: &dyn Fn(f64) -> String) -> String {
 }
 
 /// Three significant digits, no exponent.
+#[must_use]
 pub fn fmt_num(v: f64) -> String {
     let a = v.abs();
     if a >= 100.0 || a == 0.0 {
@@ -56,6 +60,7 @@ pub fn fmt_num(v: f64) -> String {
 }
 
 /// A comparison's change as people read it: `-31.0%`, `+1.2 pp`, `×3.10`.
+#[must_use]
 pub fn change_text(r: &Row) -> Option<String> {
     let c = r.change?;
     Some(match r.unit {
@@ -67,6 +72,7 @@ pub fn change_text(r: &Row) -> Option<String> {
 
 /// A comparison's cell: the change where there is a verdict; otherwise `A only`, `B only`,
 /// `n/a`, or `~` (no verdict; the row's `why` says why).
+#[must_use]
 pub fn verdict_text(r: &Row) -> String {
     match (r.a, r.b, r.verdict) {
         (None, None, _) => "n/a".into(),

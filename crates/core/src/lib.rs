@@ -5,6 +5,8 @@
 //! Data flows one way: sources (`gcscope-source`) -> `gcscope_model::Event` -> state
 //! (`timeline::Timeline`) -> views (`report` here, the dashboard in `gcscope-tui`).
 
+#![forbid(unsafe_code)]
+
 pub mod error;
 pub mod fmt;
 pub mod par;

@@ -38,6 +38,7 @@ pub fn read_all_into(mut input: impl Read, timeline: Timeline) -> std::io::Resul
 
 /// Bytes already in memory (a mapped file) into a timeline, one piece per core read side by
 /// side (see `read_bytes_in_pieces`).
+#[must_use]
 pub fn read_bytes_into(bytes: &[u8], timeline: Timeline) -> Timeline {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     read_bytes_in_pieces(bytes, timeline, cores.min(bytes.len() / MIN_PIECE)).0
@@ -56,6 +57,7 @@ pub const MIN_PIECE: usize = 1 << 20;
 /// whole input makes; otherwise (a line split across the cut, interleaved processes) it is
 /// read again on from there. Either way the timeline is the one a single reader makes: tests
 /// cut small inputs into many pieces and compare.
+#[must_use]
 pub fn read_bytes_in_pieces(bytes: &[u8], timeline: Timeline, pieces: usize) -> (Timeline, Pieces) {
     read_pieces(bytes, timeline, pieces, pieces, &|_| {})
 }

@@ -72,6 +72,7 @@ pub struct Program {
 
 impl Program {
     /// A sample for an A/B: ended by itself with status 0, not a warm-up.
+    #[must_use]
     pub fn is_sample(&self) -> bool {
         !self.start.warmup
             && self
@@ -81,6 +82,7 @@ impl Program {
 
     /// The run that stands for the program: its last Go process with cycles (`go run` traces
     /// the go command's own cycles first; a program's own children come before its end).
+    #[must_use]
     pub fn main_run<'a>(&self, runs: &'a [Run]) -> Option<&'a Run> {
         runs.get(self.first_run..self.end_run.min(runs.len()))?
             .iter()
@@ -89,6 +91,7 @@ impl Program {
     }
 
     /// The figures of its main run, with the program's own (`--metric` values, the load).
+    #[must_use]
     pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
         let mut s = self.main_run(runs)?.summary()?;
         s.values.clone_from(&self.values);
@@ -131,6 +134,7 @@ pub struct Problem {
 
 impl Run {
     /// The run's figures; `None` for a run without cycles.
+    #[must_use]
     pub fn summary(&self) -> Option<RunSummary> {
         let mut s = self.stats.summary(self.first_line, self.restart)?;
         s.label.clone_from(&self.label);
@@ -140,6 +144,7 @@ impl Run {
 }
 
 /// Summaries of many runs, on all cores when there are many. Order is kept.
+#[must_use]
 pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
     crate::par::chunks(runs, 256, |_, part| {
         part.iter().filter_map(Run::summary).collect::<Vec<_>>()
@@ -297,6 +302,7 @@ impl Timeline {
     }
 
     /// The A/B samples: each program that ended well, by its main run's figures.
+    #[must_use]
     pub fn program_samples(&self) -> Vec<RunSummary> {
         self.programs
             .iter()
@@ -305,16 +311,19 @@ impl Timeline {
             .collect()
     }
 
+    #[must_use]
     pub fn cycle_count(&self) -> usize {
         self.runs.iter().map(|r| r.stats.cycles()).sum()
     }
 
     /// Notes of this kind, kept or counted.
+    #[must_use]
     pub fn note_count(&self, kind: NoteKind) -> usize {
         self.notes.iter().filter(|n| n.kind == kind).count() + self.dropped_notes[kind as usize]
     }
 
     /// Lines of program output, kept or counted.
+    #[must_use]
     pub fn output_count(&self) -> usize {
         self.output.len() + self.dropped_output
     }

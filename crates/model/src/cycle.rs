@@ -111,11 +111,13 @@ pub struct GreenTeaCounts {
 
 impl GreenTeaCounts {
     /// Page (span) visits: every single-object scan is one visit, every span scan one more.
+    #[must_use]
     pub fn visits(&self) -> u64 {
         self.sparse_objs + self.spans_sparse + self.spans_dense
     }
 
     /// Objects scanned per span visit = (A+B+C)/(A+S+D).
+    #[must_use]
     pub fn density(&self) -> Option<f64> {
         let visits = self.visits();
         (visits > 0).then(|| {
@@ -149,6 +151,7 @@ pub struct LabStats {
 }
 
 impl LabStats {
+    #[must_use]
     pub fn density(&self) -> Option<f64> {
         (self.page_visits > 0).then(|| self.objects_scanned as f64 / self.page_visits as f64)
     }
@@ -156,11 +159,13 @@ impl LabStats {
 
 impl Cycle {
     /// Stop-the-world pause: sweep termination + mark termination, never the concurrent mark.
+    #[must_use]
     pub fn pause(&self) -> Ns {
         self.clock.sweep_term + self.clock.mark_term
     }
 
     /// Wall time of the concurrent mark (in Go 1.5 including scan and write-barrier install).
+    #[must_use]
     pub fn mark_wall(&self) -> Ns {
         self.clock.mark
             + self
@@ -170,6 +175,7 @@ impl Cycle {
     }
 
     /// All GC CPU of the cycle, as `/cpu/classes/gc/total` counts it.
+    #[must_use]
     pub fn gc_cpu(&self) -> Ns {
         let c = &self.cpu;
         c.sweep_term
@@ -184,30 +190,37 @@ impl Cycle {
     }
 
     /// GC CPU minus idle marking: runtime/metrics' "compulsory GC CPU".
+    #[must_use]
     pub fn compulsory_cpu(&self) -> Ns {
         self.gc_cpu() - self.cpu.idle
     }
 
     /// Mark CPU: assist + background + idle.
+    #[must_use]
     pub fn mark_cpu(&self) -> Ns {
         self.cpu.assist + self.cpu.background + self.cpu.idle
     }
 
     /// Share of mark CPU done by idle workers, `None` when no mark CPU was recorded.
+    #[must_use]
     pub fn idle_share(&self) -> Option<f64> {
         let m = self.mark_cpu();
         (m > 0).then(|| self.cpu.idle as f64 / m as f64)
     }
 
     /// Heap at end minus goal (positive: the cycle overshot its goal).
+    #[must_use]
     pub fn overshoot(&self) -> Option<i64> {
         // In i128: sizes are u64 bytes read from text and may be anything.
         let diff = |g: u64| i128::from(self.heap_end) - i128::from(g);
-        self.goal
-            .map(|g| diff(g).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64)
+        // Saturated into i64: a difference beyond 8 EiB is no heap.
+        self.goal.map(|g| {
+            i64::try_from(diff(g)).unwrap_or(if diff(g) < 0 { i64::MIN } else { i64::MAX })
+        })
     }
 
     /// Objects per page visit, from the lab or from `gctrace=2` Green Tea counters.
+    #[must_use]
     pub fn page_density(&self) -> Option<f64> {
         if let Some(lab) = &self.lab {
             return lab.density();

@@ -90,11 +90,13 @@ pub enum ExitStatus {
 }
 
 impl ExitStatus {
+    #[must_use]
     pub fn success(self) -> bool {
         self == ExitStatus::Code(0)
     }
 
     /// The status a shell would give: the code, or 128 + the signal.
+    #[must_use]
     pub fn shell_code(self) -> i32 {
         match self {
             ExitStatus::Code(c) => c,

@@ -2,6 +2,8 @@
 //! `NoteKind`, `ScanLine`), a lab run's settings, and the units every layer prints the same way
 //! (`units`). It depends on no crate of the workspace; everything points down to it.
 
+#![forbid(unsafe_code)]
+
 pub mod cycle;
 pub mod error;
 pub mod event;

@@ -33,6 +33,7 @@ impl<'a> Settings<'a> {
 /// How lab run `b`'s settings differ from lab run `a`'s in what an A/B must share, as
 /// "workload tree vs graph", "scale 1 vs 2". Empty when they agree, when either label is not
 /// a lab's, or for a setting only one label names (a trace written before it was recorded).
+#[must_use]
 pub fn differences(a: &str, b: &str) -> Vec<String> {
     let (Some(x), Some(y)) = (Settings::of(a), Settings::of(b)) else {
         return Vec::new();

@@ -7,6 +7,7 @@ use crate::Ns;
 
 /// The runtime's `fmtNSAsMS`: whole ms from 10 ms up, otherwise two significant digits with
 /// at most three decimals, `0` below 1 µs.
+#[must_use]
 pub fn ms(ns: Ns) -> String {
     if ns >= 10_000_000 {
         return (ns / 1_000_000).to_string();
@@ -24,6 +25,7 @@ pub fn ms(ns: Ns) -> String {
 }
 
 /// `val / 10^dec` with exactly `dec` decimals (the runtime's `itoaDiv`).
+#[must_use]
 pub fn itoa_div(val: u64, dec: u32) -> String {
     if dec == 0 {
         return val.to_string();
@@ -49,6 +51,8 @@ impl std::fmt::Display for Fixed {
                 let floor = scaled.floor();
                 let frac = scaled - floor;
                 if (frac - 0.5).abs() > 1e-6 {
+                    // In range: 0 <= floor < 1e9, a whole number.
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                     let n = floor as u64 + u64::from(frac > 0.5);
                     return if decimals == 0 {
                         write!(f, "{n}")
@@ -67,6 +71,7 @@ impl std::fmt::Display for Fixed {
 /// (`164`, `4.0`, `0.52`, `0.080`). A figure made of gctrace's values (a median, a
 /// percentile, a sum) is printed no finer than its inputs were; rounded, where Go truncates a
 /// cycle's value (`trace::format::ms` prints a cycle's).
+#[must_use]
 pub fn go_ms(v: f64) -> String {
     let a = v.abs();
     let decimals = if a >= 9.5 {
@@ -107,6 +112,7 @@ pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A path as `escape_controls` text.
+#[must_use]
 pub fn path(p: &std::path::Path) -> String {
     escape_controls(&p.to_string_lossy()).into_owned()
 }

@@ -5,6 +5,7 @@ use crate::stats::compare;
 use std::fmt::Write;
 
 /// Per-run benchmark lines; `side: A` / `side: B` config lines let `benchstat -col side` split them.
+#[must_use]
 pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
     let mut o = String::new();
     for (side, sources) in [("A", a), ("B", b)] {

@@ -113,6 +113,7 @@ impl Serialize for Problems<'_> {
     }
 }
 
+#[must_use]
 pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
     let mut notes: BTreeMap<&'static str, usize> =
         NoteKind::ALL.iter().map(|k| (k.name(), 0)).collect();
@@ -215,6 +216,7 @@ fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {
     runs.iter().filter_map(|r| r.label.as_deref())
 }
 
+#[must_use]
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
     let (sa, sb) = (all_runs(a), all_runs(b));
     CompareJson {

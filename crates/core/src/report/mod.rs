@@ -26,6 +26,7 @@ pub struct Source {
 impl Source {
     /// The runs it compares as: each run of a trace; for programs gcscope ran, each that
     /// ended well (`Timeline::program_samples`).
+    #[must_use]
     pub fn summaries(&self) -> Vec<RunSummary> {
         if self.timeline.programs.is_empty() {
             crate::timeline::summarize(&self.timeline.runs)
@@ -35,6 +36,7 @@ impl Source {
     }
 }
 
+#[must_use]
 pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
     sources.iter().flat_map(|s| s.summaries()).collect()
 }

@@ -11,6 +11,7 @@ use gcscope_model::NoteKind;
 use std::fmt::Write;
 
 /// The readable `summary` table.
+#[must_use]
 pub fn summary_text(sources: &[Source]) -> String {
     let mut out = Vec::new();
     // Writing to memory cannot fail.
@@ -327,6 +328,7 @@ fn count<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> Strin
     }
 }
 
+#[must_use]
 pub fn compare_text(a: &[Source], b: &[Source]) -> String {
     let c = super::compare_json(a, b);
     let mut o = String::new();

@@ -32,6 +32,7 @@ gcscope_model::named_enum! {
 }
 
 impl Metric {
+    #[must_use]
     pub fn label(self) -> &'static str {
         match self {
             Metric::GcCpuPct => "GC CPU % (final)",
@@ -51,6 +52,7 @@ impl Metric {
 
     /// How a change of this figure is read: a relative change of a time or size, a difference
     /// in percentage points of a share, or a ratio of densities and rates.
+    #[must_use]
     pub fn change(self) -> Change {
         match self {
             Metric::GcCpuPct | Metric::IdleShare => Change::Points,
@@ -60,6 +62,7 @@ impl Metric {
     }
 
     /// Unit for Go benchmark format (benchstat reads `value unit` pairs).
+    #[must_use]
     pub fn bench_unit(self) -> &'static str {
         match self {
             Metric::GcCpuPct => "gc-cpu-%",
@@ -78,6 +81,7 @@ impl Metric {
     }
 
     /// A time in milliseconds made of gctrace's values (printed at gctrace's precision).
+    #[must_use]
     pub fn is_ms(self) -> bool {
         matches!(
             self,
@@ -91,6 +95,7 @@ impl Metric {
         )
     }
 
+    #[must_use]
     pub fn of(self, s: &RunSummary) -> Option<f64> {
         match self {
             Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
@@ -163,6 +168,7 @@ pub struct Row {
 impl Row {
     /// False when no run on either side has the figure: the text views print no row for it
     /// (JSON keeps every metric, with `a` and `b` null).
+    #[must_use]
     pub fn has_values(&self) -> bool {
         self.a.is_some() || self.b.is_some()
     }
@@ -170,6 +176,7 @@ impl Row {
 
 /// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
 /// application's figure beside the GC's, then the GC figures.
+#[must_use]
 pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
     let mut names: Vec<&str> = Vec::new();
     for s in a.iter().chain(b) {
@@ -193,6 +200,7 @@ pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
     rows
 }
 
+#[must_use]
 pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
     let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
     let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
@@ -205,6 +213,7 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
 }
 
 /// One figure's row from its values per run, by the one rule.
+#[must_use]
 pub fn row_of(key: &str, label: &str, unit: Change, va: &[f64], vb: &[f64]) -> Row {
     let sa = Spread::of(va);
     let sb = Spread::of(vb);
@@ -271,6 +280,7 @@ fn plural(n: usize) -> &'static str {
 
 /// One run as a Go benchmark-format line (`BenchmarkName-P  N  value unit ...`), so that
 /// benchstat can read gcscope's figures.
+#[must_use]
 pub fn bench_line(name: &str, s: &RunSummary) -> String {
     let mut line = format!("Benchmark{}-{} {}", name, s.procs, s.cycles);
     for m in Metric::ALL {

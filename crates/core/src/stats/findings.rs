@@ -13,6 +13,8 @@ use gcscope_model::Cycle;
 use serde::Serialize;
 
 const MIB: u64 = 1 << 20;
+/// `MIB` for signed sizes (a heap's overshoot of its goal).
+const MIB_I64: i64 = 1 << 20;
 /// Evidence cycles kept per kind.
 const K: usize = 3;
 /// Pause candidates kept (the largest).
@@ -127,6 +129,8 @@ fn roots(c: &Cycle) -> Option<u64> {
 impl Facts {
     pub fn push(&mut self, c: &Cycle) {
         let mb = |b: u64| u32::try_from(b >> 20).unwrap_or(u32::MAX);
+        // The key only ranks cycles (the figures are printed from the cycle): f32 is enough.
+        #[allow(clippy::cast_possible_truncation)]
         let ev = |key: f64| Ev {
             num: c.num,
             key: key as f32,
@@ -181,7 +185,7 @@ impl Facts {
         offer_top(&mut self.pauses, ev(pause as f64), PAUSES);
         if let Some(over) = c.overshoot() {
             let goal = c.goal.unwrap_or(0);
-            if over >= (2 * MIB) as i64 && over as f64 >= 0.05 * goal as f64 {
+            if over >= 2 * MIB_I64 && over as f64 >= 0.05 * goal as f64 {
                 self.overshoot_n += 1;
                 offer_top(&mut self.overshoot_top, ev(over as f64), K);
             }
@@ -340,6 +344,7 @@ fn finding(id: &'static str, severity: Severity, evidence: &[Ev], text: String) 
 
 /// The run's findings, most severe first (then in the table's order). Nothing for a run of
 /// fewer than two cycles: one cycle shows no pattern.
+#[must_use]
 pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
     let mut out = Vec::new();
     if f.n < 2 || s.cycles < 2 {
@@ -769,13 +774,13 @@ mod tests {
             let n = (rng(&mut seed) % 30) as usize + 1;
             let mut at = 0;
             let cs: Vec<Cycle> = (0..n)
-                .map(|i| cyc(&mut seed, i as u32 + 1, &mut at))
+                .map(|i| cyc(&mut seed, u32::try_from(i).unwrap() + 1, &mut at))
                 .collect();
             let mut whole = Facts::default();
             cs.iter().for_each(|c| whole.push(c));
             // split in up to 4 pieces
             let mut cuts: Vec<usize> = (0..3)
-                .map(|_| (rng(&mut seed) as usize) % (n + 1))
+                .map(|_| usize::try_from(rng(&mut seed) % (n as u64 + 1)).unwrap())
                 .collect();
             cuts.push(0);
             cuts.push(n);

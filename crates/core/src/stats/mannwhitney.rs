@@ -29,6 +29,7 @@ pub struct MannWhitney {
 ///   small samples also take this path instead of an exact tie-aware distribution.
 ///
 /// Never panics: sorting uses `total_cmp`, so even NaN inputs are safe (but the result is meaningless).
+#[must_use]
 pub fn mann_whitney_u(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
     let (n1, n2) = (a.len(), b.len());
     if n1 == 0 || n2 == 0 {
@@ -71,6 +72,8 @@ pub fn mann_whitney_u(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
         let counts = exact_counts(n1, n2);
         let total: f64 = counts.iter().sum();
         // Without ties u is an integer in 0..=n1*n2; clamp guards the index against rounding.
+        // A float-to-int `as` saturates (NaN to 0): the index stays in 0..=pairs.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let k = (u.round().max(0.0) as usize).min(pairs);
         let lower: f64 = counts[..=k].iter().sum();
         let upper: f64 = counts[k..].iter().sum();

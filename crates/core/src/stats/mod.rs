@@ -31,6 +31,7 @@ impl Spread {
         })
     }
 
+    #[must_use]
     pub fn overlaps(&self, other: &Spread) -> bool {
         self.min <= other.max && other.min <= self.max
     }
@@ -69,6 +70,7 @@ pub fn median_f64(values: &mut [f64]) -> Option<f64> {
 }
 
 /// ns -> ms, for display and JSON.
+#[must_use]
 pub fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
 }

@@ -18,6 +18,7 @@ pub struct Percentiles {
 }
 
 /// An hdrhistogram of ns values, recorded in µs (the text's resolution) with `SIGFIG` digits.
+#[must_use]
 pub fn histogram(values_ns: &[u64]) -> Histogram<u64> {
     // `new` fails only for sigfig > 5.
     let mut h = Histogram::<u64>::new(SIGFIG).unwrap_or_else(|_| unreachable!("valid sigfig"));
@@ -41,6 +42,8 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
     let mut us: Vec<u64> = values_ns.iter().map(|v| v / 1000).collect();
     let n = us.len();
     let mut at = |q: f64| {
+        // q is in 0..=1, so the rank is in 0..=n; `as` saturates, the clamp keeps 1..=n.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
         let (_, v, _) = us.select_nth_unstable(rank - 1);
         ms(buckets
@@ -58,6 +61,7 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
 
 /// p50/p90/p99 of a histogram of µs values, in one walk over its buckets, and the exact
 /// maximum (ns).
+#[must_use]
 pub fn percentiles(h: &Histogram<u64>, max_ns: u64) -> Percentiles {
     const QS: [f64; 3] = [0.5, 0.9, 0.99];
     let mut out = [0u64; 3];
@@ -67,6 +71,8 @@ pub fn percentiles(h: &Histogram<u64>, max_ns: u64) -> Percentiles {
     }
     // The same rank rule as `value_at_quantile`: the first value whose cumulative count
     // reaches ceil(q * n).
+    // q is in 0..=1, so each rank is in 1..=total (`as` saturates).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let ranks = QS.map(|q| ((q * total as f64).ceil() as u64).max(1));
     let (mut next, mut seen) = (0, 0u64);
     for v in h.iter_recorded() {

@@ -372,11 +372,13 @@ fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
 
 impl RunStats {
     /// Every cycle pushed, setup cycles included.
+    #[must_use]
     pub fn cycles(&self) -> usize {
         self.steady.n + self.setup_cycles()
     }
 
     /// The setup cycles pushed.
+    #[must_use]
     pub fn setup_cycles(&self) -> usize {
         self.setup.as_ref().map_or(0, |s| s.n)
     }
@@ -458,6 +460,7 @@ impl RunStats {
 
     /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
     /// has nothing else; `None` without cycles.
+    #[must_use]
     pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
         let figures = match &self.setup {
             Some(setup) if self.steady.n == 0 => setup,

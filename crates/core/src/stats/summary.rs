@@ -165,11 +165,13 @@ pub struct ClassScan {
 
 impl RunSummary {
     /// Mean compulsory GC CPU per cycle, ms.
+    #[must_use]
     pub fn compulsory_ms_per_cycle(&self) -> f64 {
         self.compulsory_cpu_ms / self.cycles as f64
     }
 
     /// Mean GC CPU (all of it, idle marking included) per cycle, ms.
+    #[must_use]
     pub fn gc_cpu_ms_per_cycle(&self) -> f64 {
         self.gc_cpu_ms / self.cycles as f64
     }
@@ -177,6 +179,7 @@ impl RunSummary {
     /// Objects scanned per page (span) visit over the run: the lab's figure when the run has
     /// lab lines, otherwise Green Tea's from gctrace=2 `scan:` lines (as `Cycle::page_density`
     /// chooses per cycle). None when neither is there, or the run's lab lines count no visits.
+    #[must_use]
     pub fn page_density(&self) -> Option<f64> {
         match &self.lab {
             Some(lab) => lab.objects_per_page_visit,

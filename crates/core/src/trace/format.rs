@@ -70,6 +70,7 @@ pub fn line(c: &Cycle) -> String {
 /// The lab's extension line for a cycle (without newline), printed immediately before the
 /// cycle's gc line: `lab: objs N bytes N visits N freed N cpu_ns N hist a,b,c`, with `hist -`
 /// for an empty histogram. `parse.rs` reads it back exactly.
+#[must_use]
 pub fn lab_line(l: &LabStats) -> String {
     let mut s = String::with_capacity(96 + 8 * l.density_hist.len());
     let _ = write!(
@@ -97,6 +98,7 @@ pub fn lab_line(l: &LabStats) -> String {
 
 /// The `scan:` lines Go prints under gctrace=2 for these counters: the total, then one per
 /// size class (`L` for large objects).
+#[must_use]
 pub fn scan_lines(s: &ScanStats) -> String {
     let mut out = format!("scan: total {}\n", scan_counts(&s.total));
     for (size, c) in &s.classes {
@@ -127,6 +129,7 @@ fn scan_counts(c: &ScanCounts) -> String {
 }
 
 /// A cycle as trace text: the `lab:` line, the gc line, the `scan:` line.
+#[must_use]
 pub fn cycle_text(c: &Cycle) -> String {
     let mut s = String::with_capacity(400);
     if let Some(l) = &c.lab {

@@ -33,6 +33,7 @@ impl Default for LineSplitter {
 }
 
 impl LineSplitter {
+    #[must_use]
     pub fn new(max: usize) -> Self {
         LineSplitter {
             buf: Vec::new(),
@@ -43,11 +44,13 @@ impl LineSplitter {
     }
 
     /// Lines handed out so far.
+    #[must_use]
     pub fn lines(&self) -> u64 {
         self.line_no
     }
 
     /// True when a partial line is waiting for its newline.
+    #[must_use]
     pub fn has_partial(&self) -> bool {
         !self.buf.is_empty() || self.dropped > 0
     }

@@ -40,6 +40,7 @@ impl UserMetric {
 
     /// The number this line gives, if the regex matches it and group 1 reads as one
     /// (thousands separators `,` and `_` allowed).
+    #[must_use]
     pub fn capture(&self, line: &str) -> Option<f64> {
         let caps = self.re.captures(line)?;
         let text: String = caps

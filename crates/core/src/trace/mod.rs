@@ -18,6 +18,7 @@ pub struct Decoder {
 }
 
 impl Decoder {
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -43,6 +44,7 @@ impl Decoder {
     }
 
     /// Physical lines seen so far.
+    #[must_use]
     pub fn lines(&self) -> u64 {
         self.lines.lines()
     }

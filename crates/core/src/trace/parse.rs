@@ -76,6 +76,7 @@ pub enum LineKind {
 }
 
 impl LineKind {
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             LineKind::Gc => "gc line",
@@ -86,6 +87,7 @@ impl LineKind {
 }
 
 impl ParseError {
+    #[must_use]
     pub fn reason(&self) -> String {
         if self.at_end {
             format!(
@@ -192,6 +194,7 @@ pub fn later_gc_starts(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Whether a gc line starts anywhere in `line[range]` (`gc N @`, at any position).
+#[must_use]
 pub fn gc_start_within(line: &[u8], range: std::ops::Range<usize>) -> bool {
     let from = range.start;
     line.get(range)
@@ -200,6 +203,7 @@ pub fn gc_start_within(line: &[u8], range: std::ops::Range<usize>) -> bool {
 
 /// `parse_line` of `line[from..]`, with the positions it reports counted from the start of
 /// the physical line.
+#[must_use]
 pub fn parse_part(line: &[u8], from: usize) -> Line {
     match parse_line(&line[from..]) {
         Line::Malformed(mut e) => {
@@ -213,6 +217,7 @@ pub fn parse_part(line: &[u8], from: usize) -> Line {
 
 /// The furthest a gc line starting at `start` parses, for the reader's stitching of split lines:
 /// `Some(end)` when the text from `start` is a clean prefix of a gc line cut at `end`.
+#[must_use]
 pub fn gc_head(line: &[u8], start: usize) -> Option<usize> {
     match parse_cycle(line, start) {
         Ok(_) => None,

@@ -136,12 +136,14 @@ struct Pending {
 }
 
 impl Reader {
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
     /// A reader for a piece of an input that starts at a gc line, read on its own while other
     /// pieces are read on other threads; `join` fits it to the reading before it.
+    #[must_use]
     pub fn for_piece() -> Self {
         Reader {
             routed: Some(Vec::new()),
