@@ -43,6 +43,7 @@ pub struct RunEnd {
 }
 
 impl RunEnd {
+    #[must_use]
     pub fn failed(&self) -> bool {
         !self.exit.status.success() || self.exit.stopped.is_some()
     }

@@ -60,6 +60,7 @@ pub struct ChildSpec {
 }
 
 /// GODEBUG with gctrace added: the user's settings kept, their own gctrace winning.
+#[must_use]
 pub fn godebug_with_gctrace(existing: Option<&str>, level: u8) -> String {
     let existing = existing.unwrap_or("");
     let has = existing
@@ -86,6 +87,7 @@ pub struct ChildControl {
 }
 
 impl ChildControl {
+    #[must_use]
     pub fn new() -> Arc<ChildControl> {
         Arc::new(ChildControl::default())
     }

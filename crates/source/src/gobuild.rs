@@ -50,6 +50,7 @@ pub struct GoBuild {
 
 impl GoBuild {
     /// (major, minor) e.g. (1, 27), None if unparsable (devel builds)
+    #[must_use]
     pub fn minor(&self) -> Option<(u32, u32)> {
         // Release versions only: "go1.27.3", "go1.21rc2", "go1.27.3-custom". A devel build
         // ("devel go1.27-abcdef ...") names the branch it forked from, not what it contains.
@@ -62,6 +63,7 @@ impl GoBuild {
     /// Green Tea marking in this binary: Some(true/false) from version + experiment (Go 1.26+
     /// default on unless nogreenteagc; 1.25 only with GOEXPERIMENT=greenteagc; older never),
     /// None if unknown
+    #[must_use]
     pub fn green_tea(&self) -> Option<bool> {
         let (major, minor) = self.minor()?;
         if major != 1 {
@@ -87,6 +89,7 @@ impl GoBuild {
     }
 
     /// a short label, e.g. "go1.27.3 GOEXPERIMENT=nogreenteagc"
+    #[must_use]
     pub fn label(&self) -> String {
         match &self.experiment {
             Some(e) => format!("{} GOEXPERIMENT={e}", self.version),
@@ -118,6 +121,7 @@ pub fn read(path: &Path) -> io::Result<Option<GoBuild>> {
 }
 
 /// same, from bytes (for tests)
+#[must_use]
 pub fn parse(bytes: &[u8]) -> Option<GoBuild> {
     // Reading a slice cannot fail.
     find(&mut BytesAt(bytes)).ok().flatten()

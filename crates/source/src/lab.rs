@@ -44,6 +44,7 @@ pub struct LabControl {
 impl LabControl {
     /// Lab specs for these configurations (one, or the two sides of an A/B) and their
     /// control.
+    #[must_use]
     pub fn new(cfgs: Vec<Config>) -> (LabControl, Vec<Spec>) {
         let first = cfgs.first().cloned().unwrap_or_default();
         let mut senders = Vec::new();

@@ -47,6 +47,7 @@ pub enum Spec {
 
 impl Spec {
     /// Cycles arrive over time (no replay).
+    #[must_use]
     pub fn live(&self) -> bool {
         matches!(
             self,
