@@ -6,6 +6,7 @@
 
 use super::heap::{AtomicObjRef, Heap, ObjRef};
 use super::mark::Marker;
+use super::sched::StoppedWorld;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -43,9 +44,12 @@ impl Checks {
     }
 }
 
-/// Runs the oracle over `heap` from the root slots `roots` (the world is stopped) and adds
-/// its findings to `out`. `bytes_marked` is what the markers and allocate-black counted.
+/// Runs the oracle over `heap` from the root slots `roots` and adds its findings to `out`.
+/// `bytes_marked` is what the markers and allocate-black counted. Only with the world stopped
+/// (`_world`): a mutator moving a pointer, or a marker setting a mark, while the oracle walks
+/// would make it report objects that are not lost (or miss some that are).
 pub fn check<'a>(
+    _world: &StoppedWorld<'_>,
     heap: &Heap,
     roots: impl Iterator<Item = &'a AtomicObjRef>,
     marker: Marker,
@@ -54,7 +58,8 @@ pub fn check<'a>(
 ) {
     let mut seen: HashSet<ObjRef> = HashSet::new();
     let mut stack: Vec<ObjRef> = Vec::new();
-    // Relaxed throughout: the world is stopped; every P token came back through its mutex.
+    // Relaxed throughout: the world is stopped (`_world`); every P token came back through
+    // the scheduler's mutex.
     stack.extend(roots.map(|s| s.load(Relaxed)).filter(|r| !r.is_nil()));
     while let Some(r) = stack.pop() {
         let Some(o) = heap.find(r) else {

@@ -6,6 +6,12 @@
 //! the heap shapes, `checkmark` the oracle. `run` drives one run and hands each finished cycle
 //! to its caller as a `Cycle`, the record every gcscope source produces.
 //!
+//! Stop-the-world policy: an operation that is only sound while every mutator, mark worker
+//! and sweeper is parked (sweep termination's mark start, the ragged barrier, mark
+//! termination's cache flush and checks, the checkmark oracle, starting a sweep generation)
+//! takes a `&sched::StoppedWorld`, which only `Sched::stop_world` makes, so calling one
+//! while the world runs does not compile.
+//!
 //! Lock policy: every lock in the lab is a `parking_lot` mutex, which has no poisoning. A
 //! panic on any lab thread ends the run (the stop guard in `run` stops every thread when the
 //! coordinator unwinds; a mutator's or mark worker's `HeldP` gives its P back, stops the run

@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 pub struct Sched {
+    /// The P tokens there are (GOMAXPROCS): a stopped world holds every one of them.
+    procs: usize,
     st: Mutex<St>,
     cv: Condvar,
     /// Mirrors of the waiter counts, for lock-free "should I yield?" checks (Relaxed hints:
@@ -32,6 +34,7 @@ struct St {
 impl Sched {
     pub fn new(procs: usize) -> Sched {
         Sched {
+            procs,
             st: Mutex::new(St {
                 free: (0..procs).rev().collect(),
                 wait_mut: 0,
@@ -126,13 +129,15 @@ impl Sched {
         self.stw.load(Relaxed) || self.waiting_prio.load(Relaxed) > 0
     }
 
-    /// Stops the world: holds every P until the returned `StoppedWorld` is started or
-    /// dropped.
-    pub fn stop_world(&self, procs: usize) -> StoppedWorld<'_> {
+    /// Stops the world: waits for every P (each holder gives its own back at its next
+    /// safepoint or at the end of its segment) and holds them all until the returned
+    /// `StoppedWorld` is started or dropped. The guard is the only proof of a stopped world
+    /// the stop-the-world operations accept.
+    pub fn stop_world(&self) -> StoppedWorld<'_> {
         self.stw.store(true, Relaxed);
         StoppedWorld {
             sched: self,
-            ps: (0..procs).map(|_| self.acquire_prio()).collect(),
+            ps: (0..self.procs).map(|_| self.acquire_prio()).collect(),
         }
     }
 
@@ -145,8 +150,64 @@ impl Sched {
     }
 }
 
-/// The world stopped: every P held, in order of arrival. Dropping it starts the world, so a
-/// panic with the world stopped does not leave the other threads waiting for a P forever.
+/// The world stopped: every P of a `Sched` held, in order of arrival, so no mutator, mark
+/// worker or sweeper of its run executes (they run lab code only while holding a P), and
+/// everything they wrote before giving their P back is visible to the holder (each P came
+/// back through the scheduler's mutex).
+///
+/// It is the proof a stop-the-world operation asks for: those that are only sound while
+/// nothing else runs take a `&StoppedWorld` (`Heap::start_sweep` and `Heap::set_live`,
+/// `Marking::set_roots` and `Marking::queues_empty`, `checkmark::check`, and the collector's
+/// sweep termination, ragged barrier and mark termination steps), so calling one while the
+/// world runs does not compile. Only `Sched::stop_world` makes one (the fields are private),
+/// and `start` consumes it, so no borrow of it outlives the stop. Dropping it starts the world
+/// too, so a panic with the world stopped does not leave the other threads waiting for a P
+/// forever.
+///
+/// With the guard, a stop-the-world operation compiles:
+///
+/// ```
+/// use gcscope_lab::{heap::Heap, sched::Sched, workload};
+///
+/// let heap = Heap::new(1 << 20, workload::types(), false);
+/// let sched = Sched::new(2);
+/// let world = sched.stop_world();
+/// heap.start_sweep(&world);
+/// world.start();
+/// ```
+///
+/// Without it (the same code, the world never stopped) it does not:
+///
+/// ```compile_fail,E0061
+/// use gcscope_lab::{heap::Heap, sched::Sched, workload};
+///
+/// let heap = Heap::new(1 << 20, workload::types(), false);
+/// let sched = Sched::new(2);
+/// heap.start_sweep();
+/// ```
+///
+/// Nor once the world has started again (the guard was consumed):
+///
+/// ```compile_fail,E0382
+/// use gcscope_lab::{heap::Heap, sched::Sched, workload};
+///
+/// let heap = Heap::new(1 << 20, workload::types(), false);
+/// let sched = Sched::new(2);
+/// let world = sched.stop_world();
+/// world.start();
+/// heap.start_sweep(&world);
+/// ```
+///
+/// Nor can a guard be made without stopping the world:
+///
+/// ```compile_fail,E0451
+/// use gcscope_lab::{heap::Heap, sched::{Sched, StoppedWorld}, workload};
+///
+/// let heap = Heap::new(1 << 20, workload::types(), false);
+/// let sched = Sched::new(2);
+/// let world = StoppedWorld { sched: &sched, ps: vec![0, 1] };
+/// heap.start_sweep(&world);
+/// ```
 pub struct StoppedWorld<'a> {
     sched: &'a Sched,
     ps: Vec<usize>,
@@ -155,6 +216,12 @@ pub struct StoppedWorld<'a> {
 impl StoppedWorld<'_> {
     /// Starts the world: every P goes back.
     pub fn start(self) {}
+
+    /// Is this `sched`'s world the one stopped? (A guard proves a stop of its own scheduler
+    /// only: the collector checks it was handed its own.)
+    pub fn stops(&self, sched: &Sched) -> bool {
+        std::ptr::eq(self.sched, sched)
+    }
 }
 
 impl Drop for StoppedWorld<'_> {

@@ -8,7 +8,7 @@ use super::cycle::{MarkTerm, SweepTerm};
 use super::{CycleResult, Gc};
 use crate::heap::sizeclass;
 use crate::mark::{MarkStats, Marker};
-use crate::pacer::Pacer;
+use crate::sched::StoppedWorld;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Accounting of one cycle, filled by workers and assists. Relaxed counters: the coordinator
@@ -34,7 +34,10 @@ pub struct Segments {
 }
 
 impl CycleAcct {
-    pub(super) fn segments(&self) -> Segments {
+    /// The cycle's bookings, read at mark termination with the world stopped (`_world`): every
+    /// booking thread gave its P back (a mutex) after its last booking, so the Relaxed counters
+    /// are complete.
+    pub(super) fn segments(&self, _world: &StoppedWorld<'_>) -> Segments {
         Segments {
             assist: self.assist_ns.load(Relaxed),
             background: self.bg_ns.load(Relaxed),
@@ -42,7 +45,9 @@ impl CycleAcct {
         }
     }
 
-    pub(super) fn reset(&self) {
+    /// Zeroes the counters at mark start, with the world stopped (`_world`): no segment of
+    /// the last cycle is still booking.
+    pub(super) fn reset(&self, _world: &StoppedWorld<'_>) {
         for a in [
             &self.assist_ns,
             &self.bg_ns,
@@ -87,7 +92,6 @@ impl Gc {
         &self,
         num: u32,
         cum: &mut CumCpu,
-        pacer: &Pacer,
         sweep_term: &SweepTerm,
         mark_term: MarkTerm,
         freed: u64,
@@ -98,6 +102,7 @@ impl Gc {
             checks,
             heap1,
             heap2,
+            goal,
             segs,
             mark_wall_ns,
             pause_ns: mark_term_ns,
@@ -129,7 +134,7 @@ impl Gc {
             heap_start: sweep_term.heap0,
             heap_end: heap1,
             heap_live: heap2,
-            goal: Some(pacer.goal),
+            goal: Some(goal),
             stacks: Some(stacks_bytes),
             globals: Some((self.globals.len() * 8) as u64),
             procs: procs as u32,

@@ -36,6 +36,10 @@ pub(super) struct MarkTerm {
     /// heapLive at mark termination (Go's heap1) and the bytes marked (heap2).
     pub heap1: u64,
     pub heap2: u64,
+    /// The goal this cycle ran against, set when the cycle before it ended: what gctrace
+    /// prints as `N MB goal` (Go's `work.heapGoal`, taken at the cycle's start), not the next
+    /// cycle's goal that this cycle's marked heap commits.
+    pub goal: u64,
     pub segs: Segments,
     pub mark_wall_ns: u64,
     pub pause_ns: u64,
@@ -82,7 +86,7 @@ impl Gc {
         let mark = self.concurrent_mark(pacer, sweep_term.mark_start)?;
         let mark_term = self.mark_termination(pacer, &sweep_term, mark);
         let freed = self.sweep(mark_term.freed_before);
-        Some(self.record(num, cum, pacer, &sweep_term, mark_term, freed))
+        Some(self.record(num, cum, &sweep_term, mark_term, freed))
     }
 
     /// STW 1, sweep termination: finish the last cycle's sweep, then mark start (worker
@@ -91,12 +95,12 @@ impl Gc {
     fn sweep_termination(&self, pacer: &Pacer) -> SweepTerm {
         let at = self.now_ns();
         let t_stw1 = Instant::now();
-        let world = self.sched.stop_world(self.opts.procs);
+        let world = self.sched.stop_world();
         let c0 = thread_cpu_ns();
         while self.heap.sweep_next().is_some() {}
         let heap0 = self.heap.live();
         self.triggered.store(heap0, Relaxed);
-        self.start_mark(pacer);
+        self.start_mark(&world, pacer);
         let pause_ns = t_stw1.elapsed().as_nanos() as u64;
         let cpu_ns = thread_cpu_ns().saturating_sub(c0);
         world.start();
@@ -115,7 +119,6 @@ impl Gc {
     /// if a lab thread panicked: the cycle is abandoned (mark and barrier off, with the world
     /// stopped, so every P must have come back) and the world started again.
     fn concurrent_mark(&self, pacer: &Pacer, mark_start: Instant) -> Option<MarkEnd<'_>> {
-        let procs = self.opts.procs;
         let mut last_revise = Instant::now();
         let (world, stopped_at) = loop {
             std::thread::sleep(Duration::from_micros(100));
@@ -130,21 +133,13 @@ impl Gc {
                 continue;
             }
             let t_stop = Instant::now();
-            let world = self.sched.stop_world(procs);
+            let world = self.sched.stop_world();
             if self.panicked() {
-                self.phase.store(PHASE_OFF, Relaxed);
-                self.barrier.store(false, Relaxed);
+                self.set_marking(&world, false);
                 world.start();
                 return None;
             }
-            let mut found = false;
-            for p in 0..procs {
-                let mut l = self.local(p);
-                self.flush_wb(&mut l, p);
-                found |= !l.gcw.is_empty();
-                let PLocal { gcw, .. } = &mut *l;
-                self.mark.dispose(gcw, p);
-            }
+            let found = self.ragged_barrier(&world);
             if !found && !self.mark.global_work() {
                 break (world, t_stop);
             }
@@ -158,36 +153,110 @@ impl Gc {
         })
     }
 
-    /// STW 2, mark termination (the world is stopped): mark off, the Ps' counters summed,
-    /// the end-of-mark checks (and the oracle), the pacer's next goal, sweep start.
+    /// STW 2, mark termination, with the world `concurrent_mark` stopped (in `mark`), started
+    /// again at the end: mark off, the Ps' counters summed and their caches emptied, the
+    /// end-of-mark checks (and the oracle), the pacer's next goal, sweep start.
     fn mark_termination(
         &self,
         pacer: &mut Pacer,
         sweep_term: &SweepTerm,
         mark: MarkEnd,
     ) -> MarkTerm {
-        let procs = self.opts.procs;
+        let MarkEnd {
+            world,
+            stopped_at,
+            wall_ns,
+        } = mark;
         let c2 = thread_cpu_ns();
-        self.phase.store(PHASE_OFF, Relaxed);
-        self.barrier.store(false, Relaxed);
+        self.set_marking(&world, false);
+        let stats = self.flush_p_caches(&world);
+        let checks = self.end_of_mark_checks(&world, &stats);
+        let heap1 = self.heap.live();
+        let heap2 = stats.bytes_marked;
+        let roots =
+            ((self.globals.len() + self.stacks.iter().map(|s| s.len()).sum::<usize>()) * 8) as u64;
+        let segs = self.acct.segments(&world);
+        pacer.end_cycle(&crate::pacer::MarkPhase {
+            heap_live: heap1,
+            triggered: sweep_term.heap0,
+            scan_work: stats.scan_work,
+            mark_ns: wall_ns,
+            assist_ns: segs.assist,
+            idle_ns: segs.idle,
+            procs: self.opts.procs as u64,
+        });
+        let goal = pacer.goal;
+        pacer.commit(heap2, roots);
+        let freed_before = self.heap.objects_freed();
+        self.heap.start_sweep(&world);
+        self.heap.set_live(&world, heap2);
+        self.trigger.store(pacer.trigger, Relaxed);
+        let pause_ns = stopped_at.elapsed().as_nanos() as u64;
+        let cpu_ns = thread_cpu_ns().saturating_sub(c2);
+        world.start();
+        MarkTerm {
+            stats,
+            checks,
+            heap1,
+            heap2,
+            goal,
+            segs,
+            mark_wall_ns: wall_ns,
+            pause_ns,
+            cpu_ns,
+            freed_before,
+        }
+    }
+
+    /// The ragged barrier that decides the end of mark (with the world stopped, `world`):
+    /// every P's write-barrier buffer shaded and its local work published. True if some P
+    /// still had local work (mark goes on). False, with no global work either, means mark is
+    /// done, which holds only because nothing can shade or drain while the world is stopped.
+    fn ragged_barrier(&self, world: &StoppedWorld<'_>) -> bool {
+        self.check_world(world);
+        let mut found = false;
+        for p in 0..self.opts.procs {
+            let mut l = self.local(p);
+            self.flush_wb(&mut l, p);
+            found |= !l.gcw.is_empty();
+            let PLocal { gcw, .. } = &mut *l;
+            self.mark.dispose(gcw, p);
+        }
+        found
+    }
+
+    /// Each P's end of mark (with the world stopped, `world`): its last visit closed and its
+    /// counters taken (summed into the cycle's), its assist credit zeroed and its mcache
+    /// emptied, so the sweep about to start finds no span still being allocated from.
+    fn flush_p_caches(&self, world: &StoppedWorld<'_>) -> MarkStats {
+        self.check_world(world);
         let mut stats = MarkStats::default();
-        for p in 0..procs {
+        for p in 0..self.opts.procs {
             let mut l = self.local(p);
             l.gcw.end_visit();
             stats.add(&l.gcw.take_stats());
             l.assist_bytes = 0;
             l.mcache.iter_mut().for_each(|s| *s = None);
         }
+        stats
+    }
+
+    /// The end-of-mark checks (with the world stopped, `world`): the markers' bad pointers,
+    /// the workload's bad dereferences, work left in a queue, and the checkmark oracle if it
+    /// is on.
+    fn end_of_mark_checks(&self, world: &StoppedWorld<'_>, stats: &MarkStats) -> Checks {
+        self.check_world(world);
         let mut checks = Checks {
             bad_pointers: stats.bad_pointers,
             bad_derefs: self.bad_derefs.swap(0, Relaxed),
             ..Checks::default()
         };
-        if !self.mark.queues_empty() {
+        if !self.mark.queues_empty(world) {
             checks.queues_not_empty += 1;
         }
         if self.opts.checkmark {
             crate::checkmark::check(
+                world,
                 &self.heap,
                 self.roots(),
                 self.opts.marker,
@@ -195,39 +264,7 @@ impl Gc {
                 &mut checks,
             );
         }
-        let heap1 = self.heap.live();
-        let heap2 = stats.bytes_marked;
-        let roots =
-            ((self.globals.len() + self.stacks.iter().map(|s| s.len()).sum::<usize>()) * 8) as u64;
-        let segs = self.acct.segments();
-        pacer.end_cycle(&crate::pacer::MarkPhase {
-            heap_live: heap1,
-            triggered: sweep_term.heap0,
-            scan_work: stats.scan_work,
-            mark_ns: mark.wall_ns,
-            assist_ns: segs.assist,
-            idle_ns: segs.idle,
-            procs: procs as u64,
-        });
-        pacer.commit(heap2, roots);
-        let freed_before = self.heap.objects_freed();
-        self.heap.start_sweep();
-        self.heap.set_live(heap2);
-        self.trigger.store(pacer.trigger, Relaxed);
-        let pause_ns = mark.stopped_at.elapsed().as_nanos() as u64;
-        let cpu_ns = thread_cpu_ns().saturating_sub(c2);
-        mark.world.start();
-        MarkTerm {
-            stats,
-            checks,
-            heap1,
-            heap2,
-            segs,
-            mark_wall_ns: mark.wall_ns,
-            pause_ns,
-            cpu_ns,
-            freed_before,
-        }
+        checks
     }
 
     /// Sweep: the coordinator sweeps in the background (mutators sweep lazily as they
@@ -237,8 +274,10 @@ impl Gc {
         self.heap.objects_freed() - freed_before
     }
 
-    /// Sweep termination work (world stopped): worker counts, assist ratio, roots, mark on.
-    pub(super) fn start_mark(&self, pacer: &Pacer) {
+    /// Sweep termination work (with the world stopped, `world`): worker counts, assist
+    /// ratio, roots, mark on.
+    pub(super) fn start_mark(&self, world: &StoppedWorld<'_>, pacer: &Pacer) {
+        self.check_world(world);
         let procs = self.opts.procs as f64;
         let total = procs * 0.25;
         let mut dedicated = (total + 0.5) as u32;
@@ -256,7 +295,7 @@ impl Gc {
         for f in &self.frac_ns {
             f.store(0, Relaxed);
         }
-        self.acct.reset();
+        self.acct.reset(world);
         self.bg_credit.store(0, Relaxed);
         let mut jobs = Vec::new();
         for slots in std::iter::once(&self.globals).chain(self.stacks.iter()) {
@@ -271,11 +310,33 @@ impl Gc {
                 s = e;
             }
         }
-        self.mark.set_roots(jobs);
+        self.mark.set_roots(world, jobs);
         self.mark_start_ns.store(self.now_ns(), Relaxed);
-        self.barrier.store(self.opts.write_barrier, Relaxed);
-        self.phase.store(PHASE_MARK, Relaxed);
+        self.set_marking(world, true);
         self.revise(pacer);
+    }
+
+    /// Turns mark on (the phase, and the write barrier unless the negative control turned it
+    /// off) or off. Only with the world stopped (`world`): mutators and workers read both
+    /// flags Relaxed (`Ctx::store_ptr`, `Gc::marking`), which is enough only because each
+    /// of them takes a P (through the scheduler's mutex) after the change.
+    fn set_marking(&self, world: &StoppedWorld<'_>, on: bool) {
+        self.check_world(world);
+        if on {
+            self.barrier.store(self.opts.write_barrier, Relaxed);
+            self.phase.store(PHASE_MARK, Relaxed);
+        } else {
+            self.phase.store(PHASE_OFF, Relaxed);
+            self.barrier.store(false, Relaxed);
+        }
+    }
+
+    /// A stop-the-world step was handed this collector's stopped world, not another's.
+    fn check_world(&self, world: &StoppedWorld<'_>) {
+        assert!(
+            world.stops(&self.sched),
+            "a stop-the-world step of this collector needs its own world stopped"
+        );
     }
 
     pub(super) fn revise(&self, pacer: &Pacer) {

@@ -143,7 +143,7 @@ impl Gc {
     /// With `hand_over`, the turn is passed on once the world is stopped, so the two sides
     /// never overlap.
     pub fn wait_turn(&self, turns: &super::turns::Turns, side: usize, hand_over: bool) {
-        let world = self.sched.stop_world(self.opts.procs);
+        let world = self.sched.stop_world();
         let t = Instant::now();
         if hand_over {
             turns.pass(side);

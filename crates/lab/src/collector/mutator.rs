@@ -317,8 +317,9 @@ impl Ctx<'_> {
     /// the stack is grey, the lab always does: conservative and correct).
     #[inline]
     pub fn store_ptr(&mut self, slot: ObjRef, v: ObjRef) {
-        // Relaxed flag: set and cleared with the world stopped; this mutator took its P (a
-        // mutex) after the change. The old value is shaded after flush_wb's Acquire fence.
+        // Relaxed flag: set and cleared with the world stopped (`Gc::set_marking` takes the
+        // `StoppedWorld`); this mutator took its P (a mutex) after the change. The old value is
+        // shaded after flush_wb's Acquire fence.
         if self.gc.barrier.load(Relaxed) {
             let old = self.gc.heap.load(slot);
             self.wb(ObjRef::from_word_truncating(old), v);

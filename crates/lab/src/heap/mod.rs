@@ -10,8 +10,9 @@
 //! their pointer loads Acquire; markers load slots Relaxed and put one Acquire fence before
 //! each batch of targets they shade (and Acquire loads of root slots). Span metadata and
 //! mark, scan and allocation bits written with the world stopped or under a lock need no
-//! more: phase changes (mark on/off, sweep generation) happen with the world stopped, and the
-//! P-token mutex orders them for every thread that takes a P afterwards.
+//! more: phase changes (mark on/off, sweep generation) happen with the world stopped (the
+//! functions that make them take the `sched::StoppedWorld` guard), and the P-token mutex
+//! orders them for every thread that takes a P afterwards.
 //!
 //! Spans with 16-512 B objects keep Go 1.26's 256-byte tail: a pointer bitmap (one bit per
 //! word of the page) and `spanInlineMarkBits` (63 bytes of scan bits, the ownership byte, 63
@@ -33,6 +34,7 @@ pub mod sizeclass;
 mod span;
 mod sweep;
 
+use crate::sched::StoppedWorld;
 use arena::{zeroed, zeroed_one, ArenaMeta, PageAlloc, ARENA_PAGES};
 pub use ids::{AtomicObjRef, ObjRef, PageId, SpanId};
 use parking_lot::Mutex;
@@ -159,8 +161,9 @@ impl Heap {
         self.heap_live.fetch_add(bytes, Relaxed) + bytes
     }
 
-    /// Resets heapLive at mark termination (to the bytes marked, as Go does).
-    pub fn set_live(&self, bytes: u64) {
+    /// Resets heapLive at mark termination (to the bytes marked, as Go does), with the world
+    /// stopped (`_world`): an allocation charged concurrently would be lost by the store.
+    pub fn set_live(&self, _world: &StoppedWorld<'_>, bytes: u64) {
         self.heap_live.store(bytes, Relaxed)
     }
 
@@ -462,7 +465,10 @@ mod tests {
         let j = h.next_free(span).unwrap().idx;
         let (w, bit) = h.mark_word(&o);
         w.fetch_or(bit, Relaxed);
-        h.start_sweep();
+        let sched = crate::sched::Sched::new(1);
+        let world = sched.stop_world();
+        h.start_sweep(&world);
+        world.start();
         assert_eq!(h.sweep_next(), Some((span, true)));
         assert_eq!(h.objects_freed.load(Relaxed), 1);
         assert_eq!(h.load(span.base().word(j * 2)), POISON);

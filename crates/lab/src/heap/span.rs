@@ -3,6 +3,7 @@
 
 use super::sizeclass::{self, SpanClass, CLASS_PAGES, CLASS_SIZE};
 use super::{class_byte, Heap, ObjRef, PageId, SpanId, MARKS, PAGE_WORDS, PTR_BITS, TOP_BYTE};
+use crate::sched::StoppedWorld;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Span metadata, one entry per page (meaningful at a span's first page). All atomics, all
@@ -210,7 +211,9 @@ impl Heap {
         self.partial[spc.index()].lock().pop()
     }
 
-    pub fn clear_partials(&self) {
+    /// Empties the partial lists at the start of a sweep generation (`start_sweep`, with the
+    /// world stopped: no allocator may pop a span of the old generation afterwards).
+    pub(super) fn clear_partials(&self, _world: &StoppedWorld<'_>) {
         for p in &self.partial {
             p.lock().clear();
         }

@@ -4,14 +4,18 @@
 
 use super::sizeclass::{self, SpanClass};
 use super::{class_byte, Heap, SpanId, POISON, TOP_BYTE};
+use crate::sched::StoppedWorld;
 use std::sync::atomic::Ordering::Relaxed;
 
 impl Heap {
-    /// Starts a sweep generation (world stopped): every span in use must be swept before it is
-    /// allocated from again.
-    pub fn start_sweep(&self) {
+    /// Starts a sweep generation: every span in use must be swept before it is allocated from
+    /// again. Only with the world stopped (`world`), in the stop that also empties the
+    /// mcaches: an allocator still running could go on filling a span this generation will
+    /// sweep (its new objects carry no mark, so the sweep would free them), and a sweeper
+    /// still running would take its spans from a list and a cursor being replaced.
+    pub fn start_sweep(&self, world: &StoppedWorld<'_>) {
         self.sweepgen.fetch_add(2, Relaxed);
-        self.clear_partials();
+        self.clear_partials(world);
         let spans = std::mem::take(&mut *self.in_use.lock());
         *self.to_sweep.lock() = spans;
         self.sweep_cursor.store(0, Relaxed);

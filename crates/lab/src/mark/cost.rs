@@ -11,7 +11,7 @@
 use super::{GcWork, Marker, Marking, RootJob};
 use crate::heap::{AtomicObjRef, Heap, ObjRef, SpanId};
 use crate::rand::next_rand;
-use crate::sched::thread_cpu_ns;
+use crate::sched::{thread_cpu_ns, Sched};
 use crate::workload::types;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -86,14 +86,22 @@ fn rounds(tid: u32, n: usize, rounds: usize, seed: u64) -> [Vec<f64>; 2] {
         .collect();
     let markers = [Marker::Legacy, Marker::Greentea];
     let mut out = [Vec::new(), Vec::new()];
+    // This thread is the heap's only one: its "world" is one P, stopped around each
+    // stop-the-world step (the drain runs with it started, as a worker's does).
+    let sched = Sched::new(1);
     for r in 0..rounds * 2 {
         let m = r % 2;
-        let mark = Marking::new(markers[m], 1, Default::default());
-        mark.set_roots(vec![RootJob {
-            slots: slots.clone(),
-            start: 0,
-            end: slots.len(),
-        }]);
+        let mark = Marking::new(markers[m], 1, sched.stw_flag());
+        let world = sched.stop_world();
+        mark.set_roots(
+            &world,
+            vec![RootJob {
+                slots: slots.clone(),
+                start: 0,
+                end: slots.len(),
+            }],
+        );
+        world.start();
         let mut gcw = GcWork::default();
         let mut seed = 1;
         let t = thread_cpu_ns();
@@ -105,7 +113,9 @@ fn rounds(tid: u32, n: usize, rounds: usize, seed: u64) -> [Vec<f64>; 2] {
         let tables = n.div_ceil(TABLE_SLOTS);
         assert_eq!(st.objs_scanned, (tables + shared.map_or(0, |_| n)) as u64);
         out[m].push(ns / pointers);
-        heap.start_sweep();
+        let world = sched.stop_world();
+        heap.start_sweep(&world);
+        world.start();
         while heap.sweep_next().is_some() {}
     }
     out

@@ -33,6 +33,7 @@ mod legacy;
 use super::heap::sizeclass::NUM_CLASSES;
 use super::heap::{AtomicObjRef, Heap, ObjLoc, ObjRef, PageId, SpanId};
 use super::rand::next_rand;
+use super::sched::StoppedWorld;
 use greentea::{try_acquire, SpanQEntry};
 pub use legacy::WORKBUF;
 use parking_lot::Mutex;
@@ -235,8 +236,11 @@ impl Marking {
             || self.next_root.load(Relaxed) < self.n_roots.load(Relaxed)
     }
 
-    pub fn set_roots(&self, jobs: Vec<RootJob>) {
-        // Relaxed: set with the world stopped; workers see it after taking a P (a mutex).
+    /// This cycle's root jobs, set at mark start with the world stopped (`_world`): no drain
+    /// may be taking jobs from the list being replaced.
+    pub fn set_roots(&self, _world: &StoppedWorld<'_>, jobs: Vec<RootJob>) {
+        // Relaxed: set with the world stopped (`_world`); workers see it after taking a P (a
+        // mutex).
         self.n_roots.store(jobs.len(), Relaxed);
         self.next_root.store(0, Relaxed);
         *self.roots.lock() = jobs;
@@ -467,8 +471,10 @@ impl Marking {
         gcw.stats.scan_work - start
     }
 
-    /// Is any span chain or global buffer non-empty (the end-of-mark invariant)?
-    pub fn queues_empty(&self) -> bool {
+    /// Are every span chain and the global buffer list empty (the end-of-mark invariant)? Asked
+    /// with the world stopped (`_world`): the Relaxed hints are exact only when every P has
+    /// come back through the scheduler's mutex and no drain can change them.
+    pub fn queues_empty(&self, _world: &StoppedWorld<'_>) -> bool {
         self.full_len.load(Relaxed) == 0
             && self.spanq_mask.load(Relaxed) == 0
             && self.chains.iter().all(|c| c.lock().is_empty())
