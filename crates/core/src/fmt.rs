@@ -82,3 +82,56 @@ pub fn verdict_text(r: &Row) -> String {
         _ => change_text(r).unwrap_or_else(|| "n/a".into()),
     }
 }
+/// The pacer in a line, for the summary and the heap panel: the GOGC read back and what it
+/// rests on, then the floor and the limit where they set goals.
+#[must_use]
+pub fn pacer_text(p: &crate::stats::pacer::PacerSummary) -> String {
+    let mut parts = Vec::new();
+    let judged = p.cycles_judged;
+    match (p.off, p.gogc, p.gogc_range) {
+        (Some(true), _, _) => parts.push("GOGC=off (no GOGC goal)".to_string()),
+        (_, Some(g), Some([lo, hi])) => {
+            let basis = match p.gogc_basis {
+                Some("floor") => "from the floor".to_string(),
+                Some("first_goal") => "from the first goal".to_string(),
+                _ => format!("{} of {judged} cycles", p.gogc_cycles),
+            };
+            parts.push(format!("GOGC {g} ({lo}-{hi}, {basis})"));
+        }
+        (_, None, Some([lo, hi])) => parts.push(format!("GOGC {lo}-{hi} (too coarse to name one)")),
+        _ if judged == 0 => parts.push("GOGC unknown (no cycle to judge)".to_string()),
+        _ => parts.push("GOGC unknown".to_string()),
+    }
+    if p.flat_goal {
+        parts.push("goal flat: GOGC or a limit, the trace cannot tell".into());
+    }
+    for c in &p.changes {
+        parts.push(format!("GOGC {} -> {} at gc {}", c.from, c.to, c.cycle));
+    }
+    if p.floor_cycles > 0 {
+        let at = p.floor_mb.map(|f| format!(" ({f} MB)")).unwrap_or_default();
+        parts.push(format!("floor{at} set {} goals", p.floor_cycles));
+    }
+    if p.limit_cycles > 0 {
+        let pinned = match p.pinned_cycles {
+            0 => String::new(),
+            n => format!(", {n} pinned to the live heap"),
+        };
+        parts.push(format!(
+            "a memory limit set {} of {judged} goals{pinned}",
+            p.limit_cycles
+        ));
+    }
+    if p.sampled_gaps > 0 {
+        let what = if p.sampled_gaps == 1 {
+            "cycle"
+        } else {
+            "cycles"
+        };
+        parts.push(format!(
+            "{} {what} after missing lines not judged",
+            p.sampled_gaps
+        ));
+    }
+    parts.join("; ")
+}

@@ -239,6 +239,9 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         "  heap         live {}..{} MB{goal}",
         r.heap_live_mb.min, r.heap_live_mb.max
     );
+    if let Some(p) = &r.pacer {
+        let _ = writeln!(o, "  pacer        {}", crate::fmt::pacer_text(p));
+    }
     // One page scan density a run: a lab trace carries the lab's own (objects per page
     // visit, `lab:` lines), which `compare` and the dashboard use, beside the gctrace=2-style
     // `scan:` counters it also writes; those only count visits Go's way (an object scanned

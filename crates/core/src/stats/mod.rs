@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod findings;
 pub mod mannwhitney;
+pub mod pacer;
 pub mod percentile;
 pub mod run_stats;
 pub mod summary;

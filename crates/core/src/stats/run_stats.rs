@@ -1,6 +1,7 @@
 //! The statistics engine: a run's running statistics, updated cycle by cycle.
 
 use super::findings::Facts;
+use super::pacer::PacerStats;
 use super::percentile::percentiles_of;
 use super::summary::{
     ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
@@ -26,6 +27,9 @@ pub struct RunStats {
     last_setup: bool,
     /// The `scan:` lines the last cycle has had so far.
     seen: ScanSeen,
+    /// The pacer read back from every cycle, setup ones included (a goal follows from the
+    /// cycle before it, whatever that was).
+    pacer: PacerStats,
 }
 
 /// The `scan:` lines counted for the last cycle: one `total` line and one line a class.
@@ -386,6 +390,7 @@ impl RunStats {
     /// A cycle, and the `scan:` counters its record carries (`Cycle::scan`: the lab's cycles
     /// bring theirs; a kept record has the lines `push_scan` counted), by `push_scan`'s rule.
     pub fn push(&mut self, c: &Cycle) {
+        self.pacer.push(c);
         self.seen.total = false;
         self.seen.classes.clear();
         self.last_setup = c.lab.as_ref().is_some_and(|l| l.setup);
@@ -456,6 +461,7 @@ impl RunStats {
         }
         self.last_setup = other.last_setup;
         self.seen.clone_from(&other.seen);
+        self.pacer.append(&other.pacer);
     }
 
     /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
@@ -471,6 +477,8 @@ impl RunStats {
         if self.steady.n > 0 {
             s.setup_cycles = self.setup_cycles();
         }
+        s.pacer = Some(self.pacer.summary());
+        s.findings = super::findings::evaluate(&s, &figures.facts);
         Some(s)
     }
 }
@@ -556,9 +564,10 @@ impl Figures {
             .saturating_add(cpu.idle);
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
-        let mut s = RunSummary {
+        let s = RunSummary {
             label: None,
             findings: Vec::new(),
+            pacer: None,
             values: Vec::new(),
             other_cpus: None,
             format: self.format,
@@ -614,7 +623,6 @@ impl Figures {
                 l
             }),
         };
-        s.findings = super::findings::evaluate(&s, &self.facts);
         Some(s)
     }
 

@@ -55,6 +55,9 @@ pub struct RunSummary {
     pub scan: Option<ScanSummary>,
     /// From the lab's `lab:` lines, when present.
     pub lab: Option<LabSummary>,
+    /// The pacer read back from the cycles: GOGC, the floor, a memory limit
+    /// (`pacer::PacerSummary`). `None` only for a summary not made from cycles.
+    pub pacer: Option<super::pacer::PacerSummary>,
     /// What the run's numbers say (`findings::evaluate`): in `summary --json` as the
     /// top-level `findings` list, not here.
     #[serde(skip)]
