@@ -6,10 +6,9 @@
 use crossterm::event::{Event as Term, KeyCode, KeyEvent, KeyModifiers};
 use gcscope_core::read as core_read;
 use gcscope_core::trace;
-use gcscope_model::Event;
-use gcscope_model::SourceId;
+use gcscope_model::{Event, RunId, SourceId};
 use gcscope_source as source;
-use gcscope_tui::app::{App, Pane};
+use gcscope_tui::app::{App, Mode, Pane};
 use gcscope_tui::keys::{self, Action};
 use gcscope_tui::view::{self, Theme};
 use ratatui::backend::TestBackend;
@@ -352,7 +351,7 @@ fn live_lab_cycles_fill_the_panes() {
     a.apply(
         SourceId::from_index(0),
         Event::RunStart {
-            run: gcscope_model::RunId::FIRST,
+            run: RunId::FIRST,
             line: 0,
             restart: None,
         },
@@ -361,7 +360,7 @@ fn live_lab_cycles_fill_the_panes() {
         a.apply(
             SourceId::from_index(0),
             Event::Cycle {
-                run: gcscope_model::RunId::FIRST,
+                run: RunId::FIRST,
                 cycle: Box::new(lc.result.cycle),
             },
         );
@@ -461,12 +460,13 @@ fn run_keys_move_both_sides_of_a_lab_ab_together() {
     let mut app = live_lab_ab(&two_runs, &two_runs);
     assert_eq!(app.panes[0].timeline.runs.len(), 2);
     app.act(Action::NextRun);
-    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 1));
+    let runs = |app: &App| app.panes.iter().map(|p| p.run.index()).collect::<Vec<_>>();
+    assert_eq!(runs(&app), [1, 1]);
     app.act(Action::PrevRun);
-    assert_eq!((app.panes[0].run, app.panes[1].run), (0, 0));
+    assert_eq!(runs(&app), [0, 0]);
     app.lab = None;
     app.act(Action::NextRun);
-    assert_eq!((app.panes[0].run, app.panes[1].run), (1, 0));
+    assert_eq!(runs(&app), [1, 0]);
     // And the strip then refuses the pair.
     let s = screen(&mut app, 200, 50);
     assert!(s.contains("(GOGC 200 vs 100)"), "{s}");
@@ -542,7 +542,7 @@ fn view_case(name: &str) -> App {
         }
         "help" => {
             let mut a = app(&[TREE]);
-            a.help = true;
+            a.mode = Mode::Help;
             a
         }
         "empty_pipe" => {
@@ -574,62 +574,320 @@ fn view_case(name: &str) -> App {
     }
 }
 
-const CASES: [&str; 7] = [
-    "one_trace",
-    "a_b",
-    "lab_a_b",
-    "help",
-    "empty_pipe",
-    "problems_only",
-    "program_ab",
-];
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (200, 50)];
 
-#[test]
-fn every_view_at_every_size() {
-    for case in CASES {
-        for (w, h) in SIZES {
-            let mut a = view_case(case);
-            let s = screen(&mut a, w, h);
-            insta::assert_snapshot!(format!("{case}_{w}x{h}"), s);
+/// A screen as rows of cells, to check what is where.
+struct Screen {
+    w: usize,
+    rows: Vec<Vec<char>>,
+}
+
+impl Screen {
+    /// `TestBackend`'s text: a row a line, in quotes.
+    fn new(text: &str, w: u16) -> Screen {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| {
+                let cells: Vec<char> = l.chars().collect();
+                cells[1..cells.len() - 1].to_vec()
+            })
+            .collect();
+        let w = usize::from(w);
+        assert!(rows.iter().all(|r| r.len() == w), "{text}");
+        Screen { w, rows }
+    }
+
+    fn row(&self, i: usize) -> String {
+        self.rows[i].iter().collect()
+    }
+
+    fn text(&self) -> String {
+        (0..self.rows.len())
+            .map(|i| self.row(i))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The rows above the A/B strip (all of them if there is none).
+    fn above_strip(&self) -> usize {
+        (0..self.rows.len())
+            .find(|&i| self.row(i).starts_with("┌ A/B"))
+            .unwrap_or(self.rows.len())
+    }
+
+    /// Side `i`'s half of the rows above the strip: A's (0) or B's (1).
+    fn side(&self, i: usize) -> String {
+        let half = self.w / 2;
+        (0..self.above_strip())
+            .map(|r| {
+                self.rows[r][i * half..(i + 1) * half]
+                    .iter()
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The strip's metric rows: below its head (`metric ... B vs A`), inside its borders.
+    fn strip_rows(&self) -> Vec<String> {
+        let rows: Vec<String> = (self.above_strip()..self.rows.len())
+            .map(|i| self.row(i))
+            .collect();
+        rows.iter()
+            .skip_while(|r| !r.contains("B vs A"))
+            .skip(1)
+            .take_while(|r| r.starts_with('│'))
+            .map(|r| r.trim_matches('│').trim_end().to_string())
+            // The line of findings one side has is not a metric's.
+            .take_while(|r| !r.starts_with("findings: "))
+            .collect()
+    }
+
+    /// The strip row of a metric.
+    fn strip_row(&self, label: &str) -> String {
+        self.strip_rows()
+            .into_iter()
+            .find(|r| r.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row in the strip:\n{}", self.text()))
+    }
+
+    fn hint_bar(&self) -> String {
+        self.row(self.rows.len() - 1)
+    }
+}
+
+/// Whether `text` shows cycle `num` as the selected one: in a header (`at gc 5 @...`) or on
+/// a time axis, beside the `^` under it (`gc 5^`, `^gc 5`).
+fn shows_selected(text: &str, num: u32) -> bool {
+    text.contains(&format!("at gc {num} "))
+        || text.contains(&format!("gc {num}^"))
+        || [' ', '│']
+            .iter()
+            .any(|end| text.contains(&format!("^gc {num}{end}")))
+}
+
+/// An A/B's two headers on the first row: A's from the first column, B's from the middle,
+/// with at least two blank columns between A's last word and B's name.
+fn assert_headers_apart(sc: &Screen, a: &str, b: &str) {
+    let top = sc.row(0);
+    let half = sc.w / 2;
+    let right: String = sc.rows[0][half..].iter().collect();
+    let gap: String = sc.rows[0][half - 2..half].iter().collect();
+    assert!(top.starts_with(a), "A's header is not first: {top:?}");
+    assert!(
+        right.starts_with(b),
+        "B's header is not at column {half}: {top:?}"
+    );
+    assert_eq!(gap, "  ", "A's header runs into B's: {top:?}");
+}
+
+/// Each side of an A/B above the strip: its selected cycle's number and its two main
+/// charts, once each.
+fn assert_each_side_shows_its_cycle_and_charts(sc: &Screen, app: &App) {
+    for (i, p) in app.panes.iter().enumerate() {
+        let side = sc.side(i);
+        let num = p.selected().unwrap().num;
+        assert!(shows_selected(&side, num), "side {i}, gc {num}:\n{side}");
+        for title in ["phases per cycle", "CPU per cycle"] {
+            assert_eq!(side.matches(title).count(), 1, "side {i}, {title}:\n{side}");
         }
     }
 }
 
-/// What must survive on a small terminal: an A/B of two real traces shows both names, the
-/// two main charts a side and the strip's whole changes; the help's rows are whole.
-#[test]
-fn a_b_at_80x24_and_100x30_keeps_names_charts_and_whole_deltas() {
-    for (w, h) in [(80, 24), (100, 30)] {
-        let mut a = view_case("a_b");
+/// Checks `facts` on `case` at every size, then compares it with its snapshot: a snapshot
+/// accepted without reading cannot take away what the facts name.
+fn at_every_size(case: &str, facts: impl Fn(&Screen, &App)) {
+    for (w, h) in SIZES {
+        let mut a = view_case(case);
         let s = screen(&mut a, w, h);
-        assert!(s.contains("A …legacy_graph_p2_gctrace2.log"), "{s}");
-        assert!(s.contains("B …greentea_graph_p2_gctrace2.log"), "{s}");
-        assert_eq!(s.matches("phases per cycle").count(), 2, "{s}");
-        assert_eq!(s.matches("CPU per cycle").count(), 2, "{s}");
-        // Every strip row shown ends in its whole change cell (`~`, `B only`, a %).
-        let rows: Vec<&str> = s
-            .lines()
-            .map(|l| l.trim_matches('"'))
-            .skip_while(|l| !l.contains("B vs A"))
-            .skip(1)
-            .take_while(|l| l.starts_with('│'))
-            .collect();
-        assert!(rows.len() >= 6, "{s}");
-        for r in rows {
-            let cell = r.trim_end_matches('│').trim_end();
+        facts(&Screen::new(&s, w), &a);
+        insta::assert_snapshot!(format!("{case}_{w}x{h}"), s);
+    }
+}
+
+#[test]
+fn one_trace_at_every_size_shows_its_name_counts_selected_cycle_and_four_panels() {
+    at_every_size("one_trace", |sc, app| {
+        let text = sc.text();
+        let head = format!("{}\n{}", sc.row(0), sc.row(1));
+        assert!(head.starts_with(TREE), "{text}");
+        assert!(head.contains("cycles 23/23"), "{text}");
+        let num = app.panes[0].selected().unwrap().num;
+        assert_eq!(num, 23);
+        assert!(head.contains("at gc 23 @3.545s"), "{text}");
+        assert!(
+            text.contains("gc 23^"),
+            "the time axis marks gc 23:\n{text}"
+        );
+        for title in [
+            "phases per cycle",
+            "CPU per cycle",
+            "heap MB",
+            "selected cycle, decoded",
+        ] {
+            assert_eq!(text.matches(title).count(), 1, "{title}:\n{text}");
+        }
+        assert!(sc.hint_bar().starts_with(" q  quit  ? i  help"), "{text}");
+    });
+}
+
+/// Two real traces: both names, apart; each side's selected cycle and two main charts; the
+/// strip of one run a side, which says so and gives no verdict (every row's change is `~` or
+/// `B only`, whole).
+#[test]
+fn a_b_at_every_size_shows_both_headers_apart_each_selected_cycle_and_no_verdict() {
+    at_every_size("a_b", |sc, app| {
+        let text = sc.text();
+        assert_headers_apart(
+            sc,
+            "A …legacy_graph_p2_gctrace2.log",
+            "B …greentea_graph_p2_gctrace2.log",
+        );
+        assert_each_side_shows_its_cycle_and_charts(sc, app);
+        let title = sc.row(sc.above_strip());
+        assert!(title.contains(": one run a side, so no ra"), "{text}");
+        let rows = sc.strip_rows();
+        assert!(rows.len() >= 6, "{text}");
+        for r in &rows {
+            assert!(r.ends_with('~') || r.ends_with("B only"), "{r}\n{text}");
+        }
+        assert!(sc
+            .strip_row("page scan density")
+            .ends_with("n/a    113  B only"));
+    });
+}
+
+/// The live lab A/B: both runs' settings as names, apart; each side's selected cycle and
+/// charts; the strip waiting for completed turns; the lab's keys instead of the replay's.
+#[test]
+fn lab_a_b_at_every_size_shows_both_headers_apart_each_selected_cycle_and_lab_keys() {
+    at_every_size("lab_a_b", |sc, app| {
+        let text = sc.text();
+        assert_headers_apart(
+            sc,
+            "A lab tree legacy GOGC=100 P=2 seed=1",
+            "B lab tree greentea GOGC=100 P=2 seed=1",
+        );
+        assert_each_side_shows_its_cycle_and_charts(sc, app);
+        let title = sc.row(sc.above_strip());
+        assert!(title.contains("each completed turn of a"), "{text}");
+        assert!(sc.strip_row("compulsory CPU ms/cycle").ends_with('~'));
+        let hints = sc.hint_bar();
+        assert!(hints.starts_with(" q  quit"), "{text}");
+        assert!(
+            !hints.contains("play/pause") && !hints.contains("speed"),
+            "{hints}"
+        );
+        if sc.w >= 120 {
+            assert!(hints.contains(" w  workload"), "{hints}");
+        }
+    });
+}
+
+/// The help over one trace: every row of the key table whole, under its title, and the
+/// header above it still readable.
+#[test]
+fn help_at_every_size_lists_every_key_row_whole_over_the_header() {
+    at_every_size("help", |sc, _| {
+        let text = sc.text();
+        assert!(text.contains("┌ keys (? to close) "), "{text}");
+        for (k, help) in keys::help_rows() {
             assert!(
-                cell.ends_with('~') || cell.ends_with("only") || cell.ends_with('%'),
-                "{r}"
+                text.lines().any(|l| l.contains(&format!("{k}  {help}"))),
+                "{k} {help}:\n{text}"
             );
         }
-    }
-    for (w, h) in [(80, 24), (200, 50)] {
-        let mut a = view_case("help");
-        let s = screen(&mut a, w, h);
-        for (_, help) in keys::help_rows() {
-            assert!(s.contains(help), "{help} at {w}x{h}:\n{s}");
+        assert!(!text.contains("more: a taller terminal"), "{text}");
+        assert!(sc.row(0).starts_with(TREE), "{text}");
+    });
+}
+
+/// A live pipe before its first gc line: the guide, the line it has read, and no charts.
+#[test]
+fn empty_pipe_at_every_size_shows_the_guide_and_the_last_output_and_no_charts() {
+    at_every_size("empty_pipe", |sc, _| {
+        let text = sc.text();
+        assert!(sc.row(0).starts_with("-  cycles 0/0  live"), "{text}");
+        for line in [
+            "No gc lines yet (1 other line so far).",
+            "GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -",
+            "last output, line 1: starting server",
+        ] {
+            assert!(text.contains(line), "{line}:\n{text}");
         }
+        assert!(!text.contains("phases per cycle"), "{text}");
+    });
+}
+
+/// A Go 1.4 log: the problems with their lines, the guide, and no charts.
+#[test]
+fn problems_only_at_every_size_shows_the_problems_and_no_charts() {
+    at_every_size("problems_only", |sc, _| {
+        let text = sc.text();
+        assert!(sc.row(0).starts_with("go14.log  cycles 0/0"), "{text}");
+        for line in [
+            "No gc lines gcscope reads in this source (0 other lines).",
+            "9 problems; the first:",
+            "  line 1: Go 1.4 or older gc line (gcN(P): ...)",
+        ] {
+            assert!(text.contains(line), "{line}:\n{text}");
+        }
+        assert!(!text.contains("phases per cycle"), "{text}");
+    });
+}
+
+/// `gcscope ab` after three runs a side: each header says how its run went, apart from the
+/// other; each side's selected cycle; the strip's verdicts on its figures, whole.
+#[test]
+fn program_ab_at_every_size_shows_how_each_run_went_and_the_strips_verdicts() {
+    at_every_size("program_ab", |sc, app| {
+        let text = sc.text();
+        assert_headers_apart(
+            sc,
+            "A leg -mode tree  run 3 exited 0",
+            "B gt -mode tree  run 3 exited 0",
+        );
+        assert_each_side_shows_its_cycle_and_charts(sc, app);
+        let title = sc.row(sc.above_strip());
+        assert!(title.contains("samples: runs that ended"), "{text}");
+        assert!(
+            text.contains("A median [min-max]   B median [min-max]"),
+            "{text}"
+        );
+        assert!(sc.strip_row("ops").ends_with("+30.0%"), "{text}");
+        assert!(
+            sc.strip_row("compulsory CPU ms/cycle").ends_with("-46.2%"),
+            "{text}"
+        );
+    });
+}
+
+/// Each mode draws its own overlay or prompt, and only it: the panes draw none.
+#[test]
+fn each_mode_draws_its_overlay_or_prompt_and_no_other() {
+    let marks = [
+        (Mode::Help, "┌ keys (? to close) "),
+        (Mode::Findings, "┌ findings: 1-9 go to a finding's cycle"),
+        (Mode::Jump("12".into()), "jump to cycle: 12_  (Enter to go"),
+    ];
+    for mode in [
+        Mode::Normal,
+        Mode::Help,
+        Mode::Findings,
+        Mode::Jump("12".into()),
+    ] {
+        let mut a = app(&[TREE]);
+        a.mode = mode.clone();
+        let s = screen(&mut a, 100, 30);
+        for (m, mark) in &marks {
+            assert_eq!(s.contains(mark), *m == mode, "{mode:?}, {mark}:\n{s}");
+        }
+        let hints = s.lines().last().unwrap();
+        assert_eq!(
+            hints.contains(" q  quit"),
+            !matches!(mode, Mode::Jump(_)),
+            "{mode:?}: {hints}"
+        );
     }
 }
 
@@ -702,7 +960,7 @@ fn a_file_of_many_runs_opens_on_the_latest() {
     let mut a = App::new(vec![p]);
     a.apply(SourceId::from_index(0), Event::End { error: None });
     assert_eq!(a.panes[0].timeline.runs.len(), 3);
-    assert_eq!(a.panes[0].run, 2);
+    assert_eq!(a.panes[0].run, RunId::from_index(2));
     assert!(screen(&mut a, 100, 30).contains("run 3/3"));
 }
 
@@ -844,7 +1102,7 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
     assert_eq!(why(app), None);
     assert!(row(&s, "ops").contains("+30.0%"), "{s}");
     // Each side shows its latest run, and how it ended.
-    assert_eq!(app.panes[0].run, 2);
+    assert_eq!(app.panes[0].run, RunId::from_index(2));
     insta::assert_snapshot!(s);
     let wide = screen(app, 200, 50);
     assert!(wide.contains("run 3 exited 0"), "{wide}");
@@ -906,7 +1164,7 @@ fn the_findings_overlay_jumps_to_evidence() {
     assert!(s.contains("1 warn live_growth  (gc 37, gc 45)"), "{s}");
     insta::assert_snapshot!(s);
     a.findings_key(Some('1'));
-    assert!(!a.findings);
+    assert_eq!(a.mode, Mode::Normal);
     let p = &a.panes[0];
     assert_eq!(p.selected().map(|c| c.num), Some(37));
     assert_eq!(
@@ -969,14 +1227,4 @@ fn the_strip_names_findings_one_side_has() {
         line.contains("B only memory_limit, idle_marking, overshoot"),
         "{line}"
     );
-}
-
-/// `gcscope ab` at 80x24 and 100x30: each side's header still says how its run went.
-#[test]
-fn an_ab_of_programs_says_how_each_run_went_at_small_sizes() {
-    for (w, h) in [(80, 24), (100, 30)] {
-        let mut a = view_case("program_ab");
-        let s = screen(&mut a, w, h);
-        assert_eq!(s.matches("run 3 exited 0").count(), 2, "{w}x{h}:\n{s}");
-    }
 }

@@ -1,5 +1,6 @@
-//! The one key table: dispatch, the help overlay and the hint bar all read it.
+//! The one key table: dispatch in every mode, the help overlay and the hint bar all read it.
 
+use super::app::Mode;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Declares `Action` and `Action::ALL` from one list, so `ALL` cannot miss a variant.
@@ -239,7 +240,7 @@ pub const BINDINGS: &[Binding] = &[
 /// `+`, `_` and BackTab; with Ctrl, Alt or any other modifier it does nothing (Alt-q does not
 /// quit, Ctrl-z does not zoom). Ctrl-C quits, as everywhere.
 pub fn action(key: KeyEvent) -> Option<Action> {
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+    if interrupt(key) {
         return Some(Action::Quit);
     }
     if !key.modifiers.difference(KeyModifiers::SHIFT).is_empty() {
@@ -249,6 +250,72 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         .iter()
         .find(|b| b.codes.contains(&key.code))
         .map(|b| b.action)
+}
+
+/// Ctrl-C (with Shift or not): quits in every mode.
+fn interrupt(key: KeyEvent) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c')
+}
+
+/// What a key press does in a mode (see `dispatch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// The table's action for the key.
+    Act(Action),
+    /// Close the overlay, doing nothing else.
+    Close,
+    /// To the findings overlay: the character typed (a digit goes to that finding), or
+    /// `None` for a key that types none; either closes it.
+    Finding(Option<char>),
+    /// To `/`'s cycle number: the character typed, `'\n'` for Enter, `'\u{8}'` for
+    /// Backspace, or `None` for any other key (which cancels).
+    Jump(Option<char>),
+    /// Not a gcscope key: the hint bar says so, and nothing changes.
+    Unbound,
+}
+
+/// What `key` does in `mode`, by the table: the panes take every action; the help overlay
+/// closes on any action key but quit; the findings overlay takes every key but its own
+/// (`i`, which closes it) and quit; `/` takes every key but Ctrl-C (Esc and `q` cancel it).
+/// Ctrl-C quits in every mode.
+pub fn dispatch(mode: &Mode, key: KeyEvent) -> Input {
+    let act = action(key);
+    match mode {
+        Mode::Normal => act.map_or(Input::Unbound, Input::Act),
+        Mode::Help => match act {
+            Some(Action::Quit) => Input::Act(Action::Quit),
+            Some(_) => Input::Close,
+            None => Input::Unbound,
+        },
+        Mode::Findings => match act {
+            Some(a @ (Action::Quit | Action::Findings)) => Input::Act(a),
+            _ => Input::Finding(key.code.as_char()),
+        },
+        Mode::Jump(_) if interrupt(key) => Input::Act(Action::Quit),
+        Mode::Jump(_) => Input::Jump(match key.code {
+            KeyCode::Enter => Some('\n'),
+            KeyCode::Backspace => Some('\u{8}'),
+            other => other.as_char(),
+        }),
+    }
+}
+
+/// A key as the hint bar names it: `x`, `Ctrl-x`, `Alt-Up`.
+pub fn name(key: KeyEvent) -> String {
+    let mut name = String::new();
+    for (m, s) in [
+        (KeyModifiers::CONTROL, "Ctrl-"),
+        (KeyModifiers::ALT, "Alt-"),
+    ] {
+        if key.modifiers.contains(m) {
+            name.push_str(s);
+        }
+    }
+    match key.code {
+        KeyCode::Char(c) => name.push(c),
+        other => name.push_str(&format!("{other:?}")),
+    }
+    name
 }
 
 /// Help overlay rows: (keys, what they do).
@@ -316,9 +383,8 @@ mod tests {
         }
     }
 
-    /// Dispatch has no modes: while `/` waits for digits or the help overlay is open, keys are
-    /// taken before the table is read (`ui::handle`). So no key may appear twice in the table
-    /// at all, and every key must reach the action the table gives it.
+    /// One table for every mode (`dispatch` reads it before the mode decides): so no key may
+    /// appear twice in it at all, and every key must reach the action the table gives it.
     #[test]
     fn no_key_is_bound_twice_and_every_key_dispatches_to_its_action() {
         let all: Vec<(KeyCode, Action)> = BINDINGS
@@ -423,5 +489,97 @@ mod tests {
             .map(|b| (b.keys, b.help))
             .collect();
         assert_eq!(rows, with_keys);
+    }
+
+    /// Every key of the table, in every mode: the panes act on it; the help closes on it but
+    /// quits on quit; the findings overlay takes it as a typed key but `i` and quit; `/`
+    /// takes it as a typed key (Enter, Backspace, a character, or none), but Ctrl-C quits.
+    #[test]
+    fn every_bound_key_in_every_mode_dispatches_by_the_table() {
+        let jump = Mode::Jump("4".into());
+        for b in BINDINGS {
+            for &code in b.codes {
+                let key = KeyEvent::new(code, KeyModifiers::NONE);
+                let quit = b.action == Action::Quit;
+                assert_eq!(
+                    dispatch(&Mode::Normal, key),
+                    Input::Act(b.action),
+                    "{code:?}"
+                );
+                let help = if quit {
+                    Input::Act(Action::Quit)
+                } else {
+                    Input::Close
+                };
+                assert_eq!(dispatch(&Mode::Help, key), help, "{code:?}");
+                let findings = match b.action {
+                    Action::Quit | Action::Findings => Input::Act(b.action),
+                    _ => Input::Finding(code.as_char()),
+                };
+                assert_eq!(dispatch(&Mode::Findings, key), findings, "{code:?}");
+                assert_eq!(
+                    dispatch(&jump, key),
+                    Input::Jump(code.as_char()),
+                    "{code:?}"
+                );
+            }
+        }
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        for mode in [Mode::Normal, Mode::Help, Mode::Findings, jump.clone()] {
+            assert_eq!(
+                dispatch(&mode, ctrl_c),
+                Input::Act(Action::Quit),
+                "{mode:?}"
+            );
+        }
+    }
+
+    /// Keys the table does not bind: nothing in the panes or the help (the hint bar says
+    /// so); typed keys to the findings overlay and to `/`.
+    #[test]
+    fn unbound_keys_in_every_mode() {
+        let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+        let jump = Mode::Jump(String::new());
+        for code in [KeyCode::Char('x'), KeyCode::Char('7'), KeyCode::F(5)] {
+            assert_eq!(dispatch(&Mode::Normal, key(code)), Input::Unbound);
+            assert_eq!(dispatch(&Mode::Help, key(code)), Input::Unbound);
+            assert_eq!(
+                dispatch(&Mode::Findings, key(code)),
+                Input::Finding(code.as_char())
+            );
+            assert_eq!(dispatch(&jump, key(code)), Input::Jump(code.as_char()));
+        }
+        assert_eq!(
+            dispatch(&jump, key(KeyCode::Enter)),
+            Input::Jump(Some('\n'))
+        );
+        assert_eq!(
+            dispatch(&jump, key(KeyCode::Backspace)),
+            Input::Jump(Some('\u{8}'))
+        );
+        // With Alt a digit is still typed; the table binds nothing with Alt.
+        let alt_1 = KeyEvent::new(KeyCode::Char('1'), KeyModifiers::ALT);
+        assert_eq!(dispatch(&Mode::Findings, alt_1), Input::Finding(Some('1')));
+        assert_eq!(dispatch(&jump, alt_1), Input::Jump(Some('1')));
+        assert_eq!(dispatch(&Mode::Normal, alt_1), Input::Unbound);
+    }
+
+    #[test]
+    fn keys_are_named_with_their_modifiers() {
+        assert_eq!(
+            name(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE)),
+            "x"
+        );
+        assert_eq!(
+            name(KeyEvent::new(
+                KeyCode::Char('z'),
+                KeyModifiers::CONTROL | KeyModifiers::ALT
+            )),
+            "Ctrl-Alt-z"
+        );
+        assert_eq!(
+            name(KeyEvent::new(KeyCode::Up, KeyModifiers::ALT)),
+            "Alt-Up"
+        );
     }
 }

@@ -7,11 +7,10 @@ pub mod app;
 pub mod error;
 pub mod keys;
 mod panels;
-mod strip;
 pub mod view;
 
 use app::{App, Pane};
-use crossterm::event::{Event as Term, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event as Term, MouseEventKind};
 pub use error::Error;
 use futures::{Stream, StreamExt};
 use gcscope_model::SourceId;
@@ -174,50 +173,8 @@ fn apply(app: &mut App, (id, events): Batch) {
 
 fn handle(app: &mut App, ev: Term) {
     match ev {
-        Term::Key(k) if k.kind != KeyEventKind::Release => {
-            // Keys go to the open findings overlay, except its own key and quit.
-            if app.findings
-                && k.code != crossterm::event::KeyCode::Char('i')
-                && keys::action(k) != Some(keys::Action::Quit)
-            {
-                let c = match k.code {
-                    crossterm::event::KeyCode::Char(c) => Some(c),
-                    _ => None,
-                };
-                app.findings_key(c);
-            } else if app.jump.is_some() {
-                use crossterm::event::KeyCode;
-                let c = match k.code {
-                    KeyCode::Char(c) => Some(c),
-                    KeyCode::Enter => Some('\n'),
-                    KeyCode::Backspace => Some('\u{8}'),
-                    _ => None,
-                };
-                app.jump_key(c);
-            } else if let Some(a) = keys::action(k) {
-                if app.help && a != keys::Action::Quit {
-                    app.help = false;
-                } else {
-                    app.act(a);
-                }
-            } else if k.kind == crossterm::event::KeyEventKind::Press {
-                use crossterm::event::{KeyCode, KeyModifiers};
-                let mut name = String::new();
-                for (m, s) in [
-                    (KeyModifiers::CONTROL, "Ctrl-"),
-                    (KeyModifiers::ALT, "Alt-"),
-                ] {
-                    if k.modifiers.contains(m) {
-                        name.push_str(s);
-                    }
-                }
-                match k.code {
-                    KeyCode::Char(c) => name.push(c),
-                    other => name.push_str(&format!("{other:?}")),
-                }
-                app.notice = Some(format!("{name}: not a gcscope key; ? lists them"));
-            }
-        }
+        // The mode decides what a key does, by the key table (`keys::dispatch`).
+        Term::Key(k) => app.key(k),
         Term::Mouse(m) => match m.kind {
             MouseEventKind::ScrollUp => app.act(keys::Action::StepBack),
             MouseEventKind::ScrollDown => app.act(keys::Action::StepForward),

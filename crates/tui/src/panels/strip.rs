@@ -1,15 +1,16 @@
 //! The A/B comparison strip: the two sides' samples (runs, or a live lab A/B's turns) by
 //! `compare`'s rule, or why nothing is compared.
 
-use super::app::{App, Samples};
-use super::view::{block, Theme};
+use super::{block, fit};
+use crate::app::{App, Samples};
+use crate::view::Theme;
 use gcscope_core::stats::summary::{LOADED_CPUS, LOADED_SHARE};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
+pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     if !app.mismatch.is_empty() {
         // Two runs of different experiments: any delta would mix the marker with the rest.
         let text = format!(
@@ -50,16 +51,16 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let diff = &app.finding_diff;
     if !diff.is_empty() && lines.len() + 2 < usize::from(area.height) {
         lines.push(Line::from(Span::styled(
-            super::view::fit(diff, area.width.saturating_sub(2) as usize),
+            fit(diff, area.width.saturating_sub(2) as usize),
             theme.bold(),
         )));
     }
     // The strip is at most a third of the screen: rows below its edge are cut, and the title
     // says so first (a narrow terminal cuts the title's end).
-    let fit = usize::from(area.height.saturating_sub(3));
+    let room = usize::from(area.height.saturating_sub(3));
     let total = app.comparison.len();
-    let cut = if fit < total {
-        format!(" ({fit} of {total} rows shown, all in `gcscope compare`)")
+    let cut = if room < total {
+        format!(" ({room} of {total} rows shown, all in `gcscope compare`)")
     } else {
         String::new()
     };
@@ -107,7 +108,7 @@ pub(super) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     } else {
         ""
     };
-    let title = super::view::fit(
+    let title = fit(
         &format!(" A/B{cut}:{loaded} {what} "),
         area.width.saturating_sub(2) as usize,
     );
@@ -149,13 +150,13 @@ fn table(cells: &[[String; 5]], width: usize, theme: Theme) -> Vec<Line<'static>
     };
     let row = |c: [&str; 5]| {
         let why = if why_w > 3 && !c[4].is_empty() {
-            format!("  {}", super::view::fit(c[4], why_w))
+            format!("  {}", fit(c[4], why_w))
         } else {
             String::new()
         };
         format!(
             "{:<lw$}  {:>aw$}  {:>bw$}  {:>dw$}{why}",
-            super::view::fit(c[0], lw),
+            fit(c[0], lw),
             c[1],
             c[2],
             c[3]

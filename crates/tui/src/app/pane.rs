@@ -1,0 +1,124 @@
+//! One source on screen: its timeline, which run and cycle it shows, and what the views read
+//! of it (summary, chart series), refreshed off the render path.
+
+use super::cols::Cols;
+use gcscope_core::stats::summary::{RunStats, RunSummary};
+use gcscope_core::stats::turns::TurnSamples;
+use gcscope_core::timeline::{Run, Timeline};
+use gcscope_model::{Cycle, CycleIndex, RunId};
+
+/// The first cycle of a run.
+pub(super) const FIRST_CYCLE: CycleIndex = CycleIndex::from_index(0);
+
+/// Output lines a live pane keeps (about 10 MB of typical lines).
+const LIVE_OUTPUT_LINES: usize = 100_000;
+
+/// The place `i` in a run of `n` cycles, or its last cycle if `i` is past it (the first of an
+/// empty run).
+pub(super) fn clamped(i: usize, n: usize) -> CycleIndex {
+    CycleIndex::from_index(i.min(n.saturating_sub(1)))
+}
+
+/// One source on screen.
+pub struct Pane {
+    pub name: String,
+    pub timeline: Timeline,
+    /// Cycles arrive live (stdin, follow): no replay, the newest is shown as it comes.
+    pub live: bool,
+    /// Selected run (process) of the source.
+    pub run: RunId,
+    /// Selected cycle: its place in the selected run's cycles.
+    pub cursor: CycleIndex,
+    /// How many of the run's cycles the replay has revealed so far (all of them when not
+    /// replaying): a count, not a place.
+    pub shown: usize,
+    /// The cursor sticks to the newest shown cycle.
+    pub follow: bool,
+    /// Summary of the shown cycles, refreshed by `App::refresh` (never on the render path).
+    pub summary: Option<RunSummary>,
+    /// What `summary` was computed from: (run, shown).
+    pub(super) summary_key: Option<(RunId, usize)>,
+    /// Running statistics of the cycles revealed so far by a replay (run, stats): extended
+    /// cycle by cycle as the replay advances, rebuilt only when it goes back.
+    pub(super) replay_stats: (RunId, RunStats),
+    /// The charts' series over the zoom window, downsampled, refreshed by `App::refresh`.
+    pub cols: Cols,
+    /// A live lab A/B side's completed turns, each a sample for the strip.
+    pub(super) turns: TurnSamples,
+}
+
+impl Pane {
+    pub fn new(name: impl Into<String>, live: bool) -> Self {
+        Pane {
+            name: name.into(),
+            // A live source may print without end (`gcscope run -- yes`): the log keeps its
+            // latest lines and counts the rest.
+            timeline: Timeline {
+                keep_output: live.then_some(LIVE_OUTPUT_LINES),
+                ..Timeline::default()
+            },
+            live,
+            run: RunId::FIRST,
+            cursor: FIRST_CYCLE,
+            shown: 0,
+            follow: true,
+            summary: None,
+            summary_key: None,
+            replay_stats: (RunId::FIRST, RunStats::default()),
+            cols: Cols::default(),
+            turns: TurnSamples::default(),
+        }
+    }
+
+    pub fn current_run(&self) -> Option<&Run> {
+        self.timeline.runs.get(self.run.index())
+    }
+
+    /// The revealed cycles of the selected run.
+    pub fn cycles(&self) -> &[Cycle] {
+        self.current_run()
+            .map_or(&[][..], |r| &r.cycles[..self.shown.min(r.cycles.len())])
+    }
+
+    pub fn selected(&self) -> Option<&Cycle> {
+        self.cycles().get(self.cursor.index())
+    }
+
+    /// Cycles in the selected run, revealed or not.
+    pub(super) fn total(&self) -> usize {
+        self.current_run().map_or(0, |r| r.cycles.len())
+    }
+
+    pub(super) fn start_at(&self) -> u64 {
+        self.current_run()
+            .and_then(|r| r.cycles.first())
+            .map_or(0, |c| c.at)
+    }
+
+    /// Reveal the cycles whose start is within `t` of the run's first cycle.
+    pub(super) fn reveal_until(&mut self, t: u64) {
+        let start = self.start_at();
+        if let Some(r) = self.timeline.runs.get(self.run.index()) {
+            self.shown = r
+                .cycles
+                .partition_point(|c| c.at.saturating_sub(start) <= t);
+        }
+    }
+
+    pub(super) fn reveal_all(&mut self) {
+        self.shown = self.total();
+    }
+
+    pub(super) fn clamp_cursor(&mut self) {
+        let n = self.shown.min(self.total());
+        if self.follow || self.cursor.index() >= n {
+            self.cursor = clamped(n, n);
+        }
+    }
+
+    /// Time of the selected cycle since the run's start.
+    pub(super) fn cursor_t(&self) -> u64 {
+        self.selected()
+            .map_or(0, |c| c.at.saturating_sub(self.start_at()))
+    }
+}
