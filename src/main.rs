@@ -1,5 +1,7 @@
-//! The `gcscope` command line. The entry is the only code that uses the dashboard (`ui`);
+//! The `gcscope` command line. The entry is the only code that uses the dashboard (`gcscope_tui`);
 //! the commands are in `cli/`, the work in the library.
+
+#![forbid(unsafe_code)]
 
 mod cli;
 

@@ -1,6 +1,13 @@
 //! Every real trace under traces/: nothing that looks like a gc line is silently lost, counts
 //! agree with the corpus' own index, and the parsed CPU sums agree with the program's own
 //! runtime/metrics.
+// Tests build their inputs from numbers they chose; the workspace's cast lints are for
+// numbers read from traces.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 

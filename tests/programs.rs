@@ -3,6 +3,13 @@
 //! dashboard's side (q, Ctrl-C, signals) is in tests/terminal.rs.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used)]
+// Tests build their inputs from numbers they chose; the workspace's cast lints are for
+// numbers read from traces.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 mod common;
 

@@ -1,4 +1,11 @@
 //! Properties: the Go-format printer and the parser agree, and no input makes a reader panic.
+// Tests build their inputs from numbers they chose; the workspace's cast lints are for
+// numbers read from traces.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 

@@ -19,7 +19,7 @@ fn cycle(num: u32, line: u64) -> Cycle {
         num,
         line,
         at: n * 10_000_000,
-        cum_pct: num as u16,
+        cum_pct: u16::try_from(num).unwrap(),
         procs: 2,
         heap_live: (10 + n * 3 % 7) << 20,
         goal: Some((20 + n) << 20),

@@ -2,6 +2,13 @@
 //! SIGHUP, SIGQUIT), the terminal is given back as it was: out of the alternate screen, mouse
 //! reporting off, and the line discipline cooked again (echo and line editing on).
 #![cfg(unix)]
+// Tests build their inputs from numbers they chose; the workspace's cast lints are for
+// numbers read from traces.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 

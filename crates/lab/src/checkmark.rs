@@ -39,6 +39,7 @@ impl Checks {
         self.bad_pointers += o.bad_pointers;
         self.bad_derefs += o.bad_derefs;
     }
+    #[must_use]
     pub fn clean(&self) -> bool {
         *self == Checks::default()
     }

@@ -20,6 +20,15 @@
 //! silently drop a work buffer and hide a lost object. Locks are never held across a wait
 //! for a P token, except the scheduler's own.
 
+// The lab's numbers are its own: sizes within its arena, counts of its objects, times it
+// measured, all bounded by its settings and never read from a trace, so the workspace's cast
+// lints (there for input-derived numbers) are allowed here.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 pub mod checkmark;
 pub mod collector;
 pub mod error;
@@ -101,6 +110,7 @@ impl Config {
     /// e.g. `lab tree greentea GOGC=100 P=2 seed=1 scale=1`, and `duration=5s` for a run of
     /// fixed length. Lab traces start with `# gcscope LABEL`, so a file says how it was made
     /// (`gcscope_model::settings` reads it back).
+    #[must_use]
     pub fn label(&self) -> String {
         let mut s = format!(
             "lab {} {} GOGC={} P={} seed={} scale={}",

@@ -32,6 +32,7 @@ pub struct Pacer {
 
 impl Pacer {
     /// GOGC is clamped to Go's range (an int32, at least 1: the lab has no GOGC=off).
+    #[must_use]
     pub fn new(gogc: u64) -> Pacer {
         let mut p = Pacer {
             gogc: gogc.clamp(1, i32::MAX as u64),
@@ -88,6 +89,7 @@ impl Pacer {
     /// Scan work to do per byte allocated from here to the goal: Go's `revise`.
     /// `triggered` is heapLive when the cycle started; `heap_scan_now` bounds the scan work
     /// (the lab passes heapLive: every live byte might need scanning).
+    #[must_use]
     pub fn assist_ratio(
         &self,
         heap_live: u64,

@@ -32,6 +32,7 @@ struct St {
 }
 
 impl Sched {
+    #[must_use]
     pub fn new(procs: usize) -> Sched {
         Sched {
             procs,
@@ -231,6 +232,7 @@ impl Drop for StoppedWorld<'_> {
 }
 
 /// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns.
+#[must_use]
 pub fn thread_cpu_ns() -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,

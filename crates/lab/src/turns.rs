@@ -22,6 +22,7 @@ struct State {
 }
 
 impl Turns {
+    #[must_use]
     pub fn new(sides: usize, slice: Duration) -> Turns {
         Turns {
             st: Mutex::new(State {

@@ -42,6 +42,7 @@ gcscope_model::named_enum! {
 
 impl Shape {
     /// Mutator threads for `procs` Ps: map runs single-threaded, as in the recorder.
+    #[must_use]
     pub fn mutators(self, procs: usize) -> usize {
         match self {
             Shape::Map => 1,
@@ -73,6 +74,7 @@ const SHARED_WORDS: u32 = 1 << 20;
 const CANARY: u64 = 0x00C0_FFEE;
 
 /// The heap types every workload draws from (sizes as Go lays the structs out).
+#[must_use]
 pub fn types() -> Vec<Type> {
     let t = |name, bytes, ptrs: Vec<u32>| Type { name, bytes, ptrs };
     vec![
@@ -108,6 +110,7 @@ pub struct Sizes {
 }
 
 impl Sizes {
+    #[must_use]
     pub fn new(scale: f64) -> Sizes {
         let s = |n: f64| ((n * scale) as u32).max(1024);
         let d = scale.max(1.0 / 64.0).log2().round() as i32;
@@ -123,6 +126,7 @@ impl Sizes {
     }
 
     /// Global root slots a shape needs (its tables and long-lived roots).
+    #[must_use]
     pub fn globals(&self, shape: Shape) -> usize {
         let tables = |n: u32| n.div_ceil(TABLE_SLOTS) as usize;
         match shape {
@@ -154,6 +158,7 @@ pub struct Shared {
 }
 
 impl Shared {
+    #[must_use]
     pub fn new(shape: Shape, sizes: Sizes) -> Arc<Shared> {
         Arc::new(Shared {
             shape,

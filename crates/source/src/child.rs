@@ -216,6 +216,8 @@ pub fn run(
     if spec.own_group {
         cmd.process_group(0);
     }
+    // A pid fits an i32 (pid_t): Linux caps pids at 2^22.
+    #[allow(clippy::cast_possible_wrap)]
     let parent = std::process::id() as i32;
     // SAFETY: the closure runs in the child between fork and exec and makes only
     // async-signal-safe system calls (prctl, getppid, raise).
@@ -234,7 +236,8 @@ pub fn run(
     let self0 = self_cpu_s();
     let t0 = Instant::now();
     let mut child = cmd.spawn().map_err(|e| start_error(spec, e))?;
-    let pid = child.id() as i32;
+    #[allow(clippy::cast_possible_wrap)]
+    let pid = child.id() as i32; // a pid_t, as above
     if let Ok(mut live) = LIVE.lock() {
         live.push((pid, spec.own_group));
     }
@@ -505,7 +508,8 @@ fn wait_exit(pid: i32) {
         let r = unsafe {
             libc::waitid(
                 libc::P_PID,
-                pid as libc::id_t,
+                // A child's pid is positive.
+                pid.unsigned_abs() as libc::id_t,
                 &mut info,
                 libc::WEXITED | libc::WNOWAIT,
             )

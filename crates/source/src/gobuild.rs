@@ -370,7 +370,8 @@ fn elf_section(src: &mut impl At, name: &[u8]) -> io::Result<Option<u64>> {
     };
     // All three are 16-bit fields. Odd entry sizes, and the extended numbering of object
     // files with 65280+ sections (count 0), are left to the scan.
-    let (entsize, count, strndx) = (entsize as usize, count as usize, strndx as usize);
+    let field = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+    let (entsize, count, strndx) = (field(entsize), field(count), field(strndx));
     if entsize < elf.pick(64, 40) || entsize > 256 || count == 0 || strndx >= count {
         return Ok(None);
     }
@@ -466,10 +467,10 @@ mod tests {
 
     fn push_uvarint(out: &mut Vec<u8>, mut n: u64) {
         while n >= 0x80 {
-            out.push((n as u8) | 0x80);
+            out.push((n & 0x7f) as u8 | 0x80);
             n >>= 7;
         }
-        out.push(n as u8);
+        out.push(u8::try_from(n).unwrap());
     }
 
     fn push_string(out: &mut Vec<u8>, s: &[u8]) {
@@ -506,7 +507,7 @@ mod tests {
     /// `blob` at `at` in `len` bytes of filler.
     fn placed(blob: &[u8], at: usize, len: usize) -> Vec<u8> {
         let mut buf: Vec<u8> = (0..len.max(at + blob.len()))
-            .map(|i| (i * 7 % 251) as u8)
+            .map(|i| u8::try_from(i * 7 % 251).unwrap())
             .collect();
         buf[at..at + blob.len()].copy_from_slice(blob);
         buf

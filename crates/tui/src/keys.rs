@@ -46,6 +46,7 @@ actions! {
 
 impl Action {
     /// Actions that only mean something with a live lab source.
+    #[must_use]
     pub fn lab_only(self) -> bool {
         matches!(
             self,
@@ -239,6 +240,7 @@ pub const BINDINGS: &[Binding] = &[
 /// modifier, or with Shift alone, which many terminals report with `G`, `Z`, `?`, `<`, `>`,
 /// `+`, `_` and BackTab; with Ctrl, Alt or any other modifier it does nothing (Alt-q does not
 /// quit, Ctrl-z does not zoom). Ctrl-C quits, as everywhere.
+#[must_use]
 pub fn action(key: KeyEvent) -> Option<Action> {
     if interrupt(key) {
         return Some(Action::Quit);
@@ -301,6 +303,7 @@ pub fn dispatch(mode: &Mode, key: KeyEvent) -> Input {
 }
 
 /// A key as the hint bar names it: `x`, `Ctrl-x`, `Alt-Up`.
+#[must_use]
 pub fn name(key: KeyEvent) -> String {
     let mut name = String::new();
     for (m, s) in [
@@ -328,6 +331,7 @@ pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
 
 /// The hint bar: `key word` pairs of the most used bindings; with a live lab, its keys
 /// instead of the replay ones (the marker switch only where there is one marker).
+#[must_use]
 pub fn hints(lab: bool, marker_switch: bool) -> Vec<(&'static str, &'static str)> {
     BINDINGS
         .iter()

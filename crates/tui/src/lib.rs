@@ -3,6 +3,17 @@
 //! The main loop is the only code that changes state: it drains every pending source event,
 //! handles input, and draws at most `FPS` times a second. It never waits on a source.
 
+#![forbid(unsafe_code)]
+// The dashboard's casts are screen geometry (columns and rows, within a terminal's u16) and
+// chart scaling (bar heights, bucket indices), never a figure it prints: those come formatted
+// from gcscope-core. So the workspace's cast lints, there for input-derived figures, are
+// allowed here.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 pub mod app;
 pub mod error;
 pub mod keys;

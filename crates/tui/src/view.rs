@@ -20,6 +20,7 @@ pub struct Theme {
 }
 
 impl Theme {
+    #[must_use]
     pub fn from_env() -> Self {
         Theme {
             color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),

@@ -289,6 +289,7 @@ impl Ctx<'_> {
 
     /// Loads a pointer field; a poisoned or freed target is counted as a bad dereference.
     #[inline]
+    #[must_use]
     pub fn load_ptr(&self, slot: ObjRef) -> ObjRef {
         // Acquire, paired with `store_ptr`'s Release: a pointer copied from slot to slot
         // carries its object's initialisation along (the chain stays transitive on ARM).
@@ -302,6 +303,7 @@ impl Ctx<'_> {
     }
 
     #[inline]
+    #[must_use]
     pub fn load_word(&self, slot: ObjRef) -> u64 {
         self.gc.heap.load(slot)
     }
@@ -343,6 +345,7 @@ impl Ctx<'_> {
         }
     }
 
+    #[must_use]
     pub fn root(&self, global: bool, i: usize) -> ObjRef {
         // Acquire: as `load_ptr`.
         self.slots(global)[i].load(Acquire)

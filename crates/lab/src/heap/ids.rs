@@ -21,18 +21,21 @@ impl ObjRef {
     pub const NIL: ObjRef = ObjRef(0);
 
     #[inline]
+    #[must_use]
     pub fn is_nil(self) -> bool {
         self.0 == 0
     }
 
     /// The slot of word `i` of the object (or the word `i` words past this one).
     #[inline]
+    #[must_use]
     pub fn word(self, i: u32) -> ObjRef {
         ObjRef(self.0 + i)
     }
 
     /// The page this word is on.
     #[inline]
+    #[must_use]
     pub fn page(self) -> PageId {
         PageId(self.0 / PAGE_WORDS)
     }
@@ -48,12 +51,14 @@ impl ObjRef {
     /// reads the value it overwrites (a non-pointer there becomes a reference the marker
     /// does not find in the heap, usually, and counts as a bad pointer).
     #[inline]
+    #[must_use]
     pub fn from_word_truncating(v: u64) -> ObjRef {
         ObjRef(v as u32)
     }
 
     /// The reference as a heap word (what a pointer slot holds).
     #[inline]
+    #[must_use]
     pub fn to_word(self) -> u64 {
         self.0 as u64
     }
@@ -138,12 +143,14 @@ impl SpanId {
     }
 
     #[inline]
+    #[must_use]
     pub fn first_page(self) -> PageId {
         PageId(self.0)
     }
 
     /// The span's first word: where its object 0 starts.
     #[inline]
+    #[must_use]
     pub fn base(self) -> ObjRef {
         ObjRef(self.0 * PAGE_WORDS)
     }

@@ -77,10 +77,12 @@ pub struct Type {
 }
 
 impl Type {
+    #[must_use]
     pub fn noscan(&self) -> bool {
         self.ptrs.is_empty()
     }
     /// Pointerful objects over 512 B carry a type header word (Go's malloc header).
+    #[must_use]
     pub fn has_header(&self) -> bool {
         !self.noscan() && self.bytes > sizeclass::MAX_HEAP_BITS_IN_SPAN
     }
@@ -124,6 +126,7 @@ pub struct Heap {
 }
 
 impl Heap {
+    #[must_use]
     pub fn new(arena_bytes: u64, types: Vec<Type>, poison: bool) -> Heap {
         let pages = (arena_bytes / 8192).clamp(16, (u32::MAX / PAGE_WORDS) as u64) as u32;
         Heap {

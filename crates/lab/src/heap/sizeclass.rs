@@ -40,10 +40,12 @@ impl SpanClass {
     /// Span classes: every size class, with and without pointers.
     pub const COUNT: usize = NUM_CLASSES * 2;
 
+    #[must_use]
     pub fn new(class: u8, noscan: bool) -> SpanClass {
         SpanClass(class * 2 + noscan as u8)
     }
 
+    #[must_use]
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -51,6 +53,7 @@ impl SpanClass {
 
 /// The smallest class holding `bytes`. The 8-byte class is skipped: it has no inline mark bits
 /// in Go (1024 objects do not fit 504 bits) and no lab workload needs it.
+#[must_use]
 pub fn class_of(bytes: u32) -> Option<u8> {
     if bytes > MAX_SMALL {
         return None;
@@ -62,12 +65,14 @@ pub fn class_of(bytes: u32) -> Option<u8> {
 
 /// Does this class use Go 1.26's inline mark bits (`gcUsesSpanInlineMarkBits`: 16-512 B)?
 /// Every such class has one-page spans, so a page of an inline span is its first page.
+#[must_use]
 pub const fn inline_bits(class: u8) -> bool {
     let s = CLASS_SIZE[class as usize];
     s >= 16 && s <= MAX_HEAP_BITS_IN_SPAN
 }
 
 /// Objects per span.
+#[must_use]
 pub const fn nelems(class: u8) -> u32 {
     let size = CLASS_SIZE[class as usize];
     let span = CLASS_PAGES[class as usize] as u32 * PAGE_BYTES;

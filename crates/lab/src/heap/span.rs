@@ -44,6 +44,7 @@ pub struct ObjLoc {
 impl ObjLoc {
     /// Object `idx` of the same span (same geometry).
     #[inline]
+    #[must_use]
     pub fn sibling(&self, idx: u32) -> ObjLoc {
         ObjLoc {
             idx,
@@ -54,12 +55,14 @@ impl ObjLoc {
 
     /// One past the object's last word.
     #[inline]
+    #[must_use]
     pub fn end(&self) -> ObjRef {
         self.base.word(self.elem_words)
     }
 
     /// The page the object starts on.
     #[inline]
+    #[must_use]
     pub fn page(&self) -> PageId {
         self.base.page()
     }

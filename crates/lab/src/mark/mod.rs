@@ -56,6 +56,7 @@ pub enum Marker {
 }
 
 impl Marker {
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Marker::Legacy => "legacy",
@@ -156,6 +157,7 @@ impl GcWork {
         self.stats.bytes_marked += bytes;
     }
 
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.wbuf1.is_empty() && self.wbuf2.is_empty() && self.ring.is_empty()
     }

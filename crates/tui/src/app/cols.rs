@@ -55,6 +55,7 @@ pub const PAUSE_EDGES_US: [u64; 6] = [10, 40, 160, 640, 2_560, 10_240];
 
 /// The `Cols::pause_hist` bucket of a pause (ns): the first edge of `PAUSE_EDGES_US` the pause
 /// is under, or the last bucket.
+#[must_use]
 pub fn pause_bucket(pause_ns: u64) -> usize {
     let us = pause_ns / 1000;
     PAUSE_EDGES_US

@@ -86,6 +86,7 @@ pub struct App {
 }
 
 impl App {
+    #[must_use]
     pub fn new(panes: Vec<Pane>) -> Self {
         App {
             panes,
@@ -390,6 +391,7 @@ impl App {
     }
 
     /// The pane the keys act on.
+    #[must_use]
     pub fn focused(&self) -> Option<&Pane> {
         self.panes.get(self.focus.index())
     }
@@ -475,6 +477,7 @@ impl App {
     }
 
     /// The range of cycles the charts show: the zoom window around the cursor, or all.
+    #[must_use]
     pub fn window(&self, p: &Pane) -> std::ops::Range<usize> {
         let n = p.cycles().len();
         match self.zoom {

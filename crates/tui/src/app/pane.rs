@@ -70,16 +70,19 @@ impl Pane {
         }
     }
 
+    #[must_use]
     pub fn current_run(&self) -> Option<&Run> {
         self.timeline.runs.get(self.run.index())
     }
 
     /// The revealed cycles of the selected run.
+    #[must_use]
     pub fn cycles(&self) -> &[Cycle] {
         self.current_run()
             .map_or(&[][..], |r| &r.cycles[..self.shown.min(r.cycles.len())])
     }
 
+    #[must_use]
     pub fn selected(&self) -> Option<&Cycle> {
         self.cycles().get(self.cursor.index())
     }
