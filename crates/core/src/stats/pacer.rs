@@ -60,6 +60,8 @@ struct First {
     goal_unbounded: bool,
     /// Stacks + globals, MiB.
     roots: u32,
+    /// The heap when it started, MiB.
+    heap_start: u32,
     go15: bool,
 }
 
@@ -98,6 +100,7 @@ impl PacerStats {
                     .map(|g| u32::try_from(g).unwrap_or(u32::MAX)),
                 goal_unbounded: goal.is_some_and(|g| g >= UNBOUNDED_GOAL_MB),
                 roots: roots.unwrap_or(0),
+                heap_start: mb(c.heap_start),
                 go15: c.go15.is_some(),
             });
         }
@@ -185,8 +188,8 @@ impl Implied {
         }
     }
 
-    fn contains(&self, g: f64) -> bool {
-        self.lo <= g && g <= self.hi
+    fn meets(&self, lo: f64, hi: f64) -> bool {
+        self.lo <= hi && lo <= self.hi
     }
 }
 
@@ -287,7 +290,27 @@ fn analyse(s: &PacerStats) -> PacerSummary {
     let free: Vec<usize> = (0..pts.len())
         .filter(|&i| shaped[i].is_none() && !floorish[i])
         .collect();
-    let segments = segment(&free, &implied);
+    // A limit that binds only lowers goals, so where one is evident the cycles GOGC set are
+    // those with the highest implied GOGC, and a spread below them is the limit's goal moving
+    // with the other memory it leaves room for, not settings changing.
+    let shaped_n = shaped.iter().filter(|s| s.is_some()).count();
+    let limit_evident = shaped_n >= 3;
+    let segments = if limit_evident {
+        vec![Segment {
+            start: free.first().copied().unwrap_or(0),
+            members: free.clone(),
+        }]
+    } else {
+        segment(&free, &implied)
+    };
+    let agreement = |members: &[usize]| {
+        let intervals = members.iter().map(|&i| implied[i]);
+        if limit_evident {
+            highest_agreement(intervals)
+        } else {
+            best_agreement(intervals)
+        }
+    };
 
     let mut summary = PacerSummary {
         gogc: None,
@@ -310,24 +333,77 @@ fn analyse(s: &PacerStats) -> PacerSummary {
 
     // Each segment's GOGC, from the cycles of that segment; a cycle before the first
     // segment's start belongs to the first.
-    let estimates: Vec<(usize, Option<(f64, f64, f64)>)> = segments
+    let estimates: Vec<(usize, Option<Estimate>)> = segments
         .iter()
         .map(|seg| {
-            (
-                seg.start,
-                best_agreement(seg.members.iter().map(|&i| implied[i])),
-            )
+            // An estimate that explains too few of its own cycles explains none: goals that
+            // no single GOGC fits (a limit's goal moving with other memory) can still agree by
+            // chance three at a time.
+            let est = agreement(&seg.members).filter(|&(lo, g, hi)| {
+                let fits = seg
+                    .members
+                    .iter()
+                    .filter(|&&i| implied[i].meets(lo, hi))
+                    .count();
+                // And GOGC's goal moves with the heap and roots: goals spread further than
+                // (1 + GOGC/100) x their spread (and the truncation) were not GOGC's.
+                let (gmin, gmax) = min_max(seg.members.iter().map(|&i| pts[i].goal));
+                let (hmin, hmax) = min_max(seg.members.iter().map(|&i| pts[i].h2));
+                let (rmin, rmax) = min_max(seg.members.iter().map(|&i| pts[i].roots.unwrap_or(0)));
+                let room = (1.0 + g / 100.0) * f64::from(hmax - hmin + rmax - rmin + 3) + 2.0;
+                3 * fits >= 2 * seg.members.len() && f64::from(gmax - gmin) <= room
+            });
+            (seg.start, est)
         })
         .collect();
+    // Settings changes are claimed only where every stretch of the run has a GOGC that
+    // explains it: a stretch no GOGC fits says the goals were not GOGC's, and then neither
+    // were the values its neighbours agreed on.
+    let mut estimates = estimates;
+    let sizes: Vec<usize> = segments.iter().map(|s| s.members.len()).collect();
+    if estimates.len() > 1
+        && estimates
+            .iter()
+            .zip(&sizes)
+            .any(|((_, e), &n)| e.is_none() && n >= CHANGE_RUN)
+    {
+        for e in &mut estimates {
+            e.1 = None;
+        }
+    }
+    // With no GOGC explaining the goals and none at a floor, goals that keep coming back to
+    // one ceiling were held there by a limit, and those below it (but not below the live heap)
+    // too: the limit's goal moving with the other memory it leaves room for.
+    let ceiling = ceiling_of(pts, &floorish).filter(|_| estimates.iter().all(|(_, e)| e.is_none()));
     // The process's first goal is GOGC's floor, or GOGC's share of the roots when that is
     // larger: a first goal far above that was set without GOGC (GOGC=off, the limit's goal),
     // and goals like it later are the limit's too, whatever GOGC their ratio to the live heap
     // seems to say (a flat goal over a flat live heap says no more).
     let first_goal = s.first.filter(|f| f.num == 1).and_then(|f| f.goal);
-    let off_from_start = match (s.first, first_goal, estimates.last().and_then(|(_, e)| *e)) {
-        (Some(f), Some(goal), Some((_, g, _))) => {
+    let off_from_start = match (s.first, first_goal) {
+        (Some(f), Some(goal)) => {
+            // Any GOGC the later cycles allow (or, with none, the default's) would have put
+            // the first goal at its floor, unless the heap was already past it when the first
+            // cycle began (a large first allocation: then the goal is the heap's, and the
+            // later goals grow from it with the heap, or follow the live heap as GOGC's do,
+            // where a limit's stay at a ceiling over a moving live heap).
+            let g = estimates
+                .last()
+                .and_then(|(_, e)| *e)
+                .map_or(100.0, |(_, g, _)| g);
             let expected = (4.0 + f64::from(f.roots) + 2.0) * g / 100.0 + 1.0;
-            f64::from(goal) > 2.0 * expected && goal >= 16
+            // And the goals stayed with it: a program's first large allocations can also make
+            // a first goal above the floor, but then the goals grow from there with the heap.
+            let near = pts
+                .iter()
+                .filter(|p| (f64::from(p.goal) - f64::from(goal)).abs() <= 0.15 * f64::from(goal))
+                .count();
+            f64::from(goal) > 2.0 * expected
+                && goal >= 16
+                && (f.heap_start < goal || 2 * shaped_n >= pts.len())
+                && pts.len() >= 3
+                && 3 * near >= 2 * pts.len()
+                && common_floor(pts, &floorish).is_none()
         }
         _ => false,
     };
@@ -344,24 +420,32 @@ fn analyse(s: &PacerStats) -> PacerSummary {
     };
 
     for (i, p) in pts.iter().enumerate() {
+        let consistent = |(lo, _, hi): (f64, f64, f64)| implied[i].lo <= hi && lo <= implied[i].hi;
         let by = match (gogc_at(i), shaped[i]) {
+            // A goal at a ceiling that GOGC's own goal also explains was GOGC's there.
+            (Some(est), Some(false)) if consistent(est) => SetBy::Gogc,
             (_, Some(pinned)) => {
                 summary.pinned_cycles += u32::from(pinned);
                 SetBy::Limit
             }
-            (Some((_, g, _)), None) => {
+            (Some((lo, g, hi)), None) => {
+                // Judged against the estimate's whole range: a cycle consistent with any GOGC
+                // the evidence allows is GOGC's.
                 let imp = implied[i];
-                if imp.contains(g) {
+                if imp.lo <= hi && lo <= imp.hi {
                     SetBy::Gogc
-                } else if imp.hi < g && p.goal >= p.h2 {
+                } else if imp.hi < lo && p.goal >= p.h2 {
                     SetBy::Limit
-                } else if imp.lo > g && (f64::from(p.goal) - floor_mb(g)).abs() <= 1.0 {
+                } else if imp.lo > hi && (f64::from(p.goal) - floor_mb(g)).abs() <= 1.0 {
                     SetBy::Floor
                 } else {
                     SetBy::Unexplained
                 }
             }
             (None, None) if floorish[i] => SetBy::Floor,
+            (None, None) if ceiling.is_some_and(|c| p.goal <= c && p.goal >= p.h2) => {
+                SetBy::Limit
+            }
             (None, None) => SetBy::Unexplained,
         };
         match by {
@@ -494,6 +578,30 @@ fn limit_shaped(pts: &[Point]) -> Vec<Option<bool>> {
             out[i] = Some(true);
         }
     }
+    // A ceiling: the same goal again and again over live heaps that differ (not only in a
+    // row): GOGC's goal would have differed with them, a limit's stays.
+    let mut by_goal: Vec<usize> = (0..pts.len()).collect();
+    by_goal.sort_by_key(|&i| pts[i].goal);
+    let mut from = 0;
+    for to in 1..=by_goal.len() {
+        let base = pts[by_goal[from]].goal;
+        let ends = to == by_goal.len()
+            || f64::from(pts[by_goal[to]].goal - base) > (0.06 * f64::from(base)).max(1.0);
+        if !ends {
+            continue;
+        }
+        let group = &by_goal[from..to];
+        let (hmin, hmax) = min_max(group.iter().map(|&i| pts[i].h2));
+        // Within a 6 % band of goals GOGC's goals have live heaps within 6 % too (the goal
+        // moves with the heap at least 1:1), so heaps 10 % apart are a ceiling's.
+        let moved = f64::from(hmax - hmin) >= (0.1 * f64::from(base)).max(3.0);
+        if group.len() >= FLAT_WINDOW && moved && !group.iter().any(|&i| at_a_floor(&pts[i])) {
+            for &i in group {
+                out[i].get_or_insert(false);
+            }
+        }
+        from = to;
+    }
     for w in (0..pts.len().saturating_sub(FLAT_WINDOW - 1)).map(|i| i..i + FLAT_WINDOW) {
         let window = &pts[w.clone()];
         if !window
@@ -537,6 +645,20 @@ fn at_a_floor(p: &Point) -> bool {
     f64::from(p.h2) + base * gogc / 100.0 <= f + 1.0
 }
 
+/// The highest goal, when at least `MIN_SUPPORT` cycles came back to it (within 2 %) and no
+/// cycle sat at a floor.
+fn ceiling_of(pts: &[Point], floorish: &[bool]) -> Option<u32> {
+    if floorish.iter().any(|&f| f) {
+        return None;
+    }
+    let top = pts.iter().map(|p| p.goal).max()?;
+    let near = pts
+        .iter()
+        .filter(|p| f64::from(top - p.goal) <= (0.02 * f64::from(top)).max(1.0))
+        .count();
+    (near >= usize::try_from(MIN_SUPPORT).unwrap_or(3)).then_some(top)
+}
+
 /// The floor most floor-like cycles sit at, when they agree (MiB).
 fn common_floor(pts: &[Point], floorish: &[bool]) -> Option<u32> {
     let mut counts = std::collections::BTreeMap::<u32, u32>::new();
@@ -575,6 +697,40 @@ fn best_agreement(intervals: impl Iterator<Item = Implied>) -> Option<(f64, f64,
         .filter(|_| best >= MIN_SUPPORT)
         .map(|(lo, hi)| (lo, (lo + hi) / 2.0, hi))
 }
+
+/// With a limit binding, GOGC's own goals are the highest the run had: the agreement among the
+/// intervals that reach within 10 % of the highest value `MIN_SUPPORT` of them share (the
+/// highest alone would sit on the upper edge of the truncation's spread).
+fn highest_agreement(intervals: impl Iterator<Item = Implied>) -> Option<(f64, f64, f64)> {
+    let all: Vec<Implied> = intervals.collect();
+    let (top_lo, _, top_hi) = highest_shared(&all)?;
+    let band = (0.9 * top_lo, top_hi);
+    best_agreement(all.into_iter().filter(|i| i.lo <= band.1 && band.0 <= i.hi))
+}
+
+/// The highest value at least `MIN_SUPPORT` intervals share, `(lo, mid, hi)`.
+fn highest_shared(intervals: &[Implied]) -> Option<(f64, f64, f64)> {
+    let mut edges: Vec<(f64, i32)> = Vec::new();
+    for &imp in intervals {
+        if imp.hi.is_finite() && imp.hi >= imp.lo {
+            edges.push((imp.lo, 1));
+            edges.push((imp.hi, -1));
+        }
+    }
+    edges.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    let (mut depth, mut region) = (0, None);
+    for (k, &(x, d)) in edges.iter().enumerate() {
+        depth += d;
+        if depth >= MIN_SUPPORT {
+            let end = edges.get(k + 1).map_or(x, |e| e.0);
+            region = Some((x, end));
+        }
+    }
+    region.map(|(lo, hi)| (lo, (lo + hi) / 2.0, hi))
+}
+
+/// A GOGC estimate: the range the evidence allows and its middle, `(lo, mid, hi)`.
+type Estimate = (f64, f64, f64);
 
 /// A stretch of cycles (indices into the points) that agree on one GOGC.
 struct Segment {
@@ -640,6 +796,8 @@ fn intersect(run: &[Implied]) -> Option<Implied> {
 }
 
 #[cfg(test)]
+// The simulator turns the floats it chose into bytes, as the runtime's integer figures are.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 mod tests {
     use super::*;
 

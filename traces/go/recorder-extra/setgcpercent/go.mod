@@ -1,0 +1,3 @@
+module setgcpercent
+
+go 1.21
