@@ -10,6 +10,7 @@
 //! the heap stays above the floor and no limit binds, `limit_cycles > 0` exactly where a limit
 //! bound, GOGC=off never claimed where it was not, SetGCPercent found at its cycle, and a
 //! window cut from the middle of every sweep run reading the same GOGC with no GOGC=off.
+#![allow(clippy::unwrap_used)]
 
 use gcscope_core::stats::pacer::PacerSummary;
 use std::path::{Path, PathBuf};
@@ -67,7 +68,10 @@ fn pacer_of(text: &[u8]) -> PacerSummary {
 
 /// The GOGC in effect at the end: `100`, `off`, or the `to` of `100>400@cycle29`.
 fn final_gogc(label: &str) -> Option<f64> {
-    let last = label.split('>').nth(1).map_or(label, |t| t.split('@').next().unwrap());
+    let last = label
+        .split('>')
+        .nth(1)
+        .map_or(label, |t| t.split('@').next().unwrap());
     last.parse().ok()
 }
 
@@ -107,7 +111,11 @@ fn judge(l: &Label, p: &PacerSummary) -> Vec<String> {
         wrong.push(format!(
             "limit_cycles {} where the limit {}",
             p.limit_cycles,
-            if binds { "bound" } else { "did not bind (or there was none)" }
+            if binds {
+                "bound"
+            } else {
+                "did not bind (or there was none)"
+            }
         ));
     }
     if want.is_some() && p.off == Some(true) {
@@ -121,7 +129,10 @@ fn judge(l: &Label, p: &PacerSummary) -> Vec<String> {
             && p.changes[0].cycle.abs_diff(at + 1) <= 1
             && within(Some(p.changes[0].to), to);
         if !ok {
-            wrong.push(format!("changes {:?}, given a switch after gc {at}", p.changes));
+            wrong.push(format!(
+                "changes {:?}, given a switch after gc {at}",
+                p.changes
+            ));
         }
     } else if !p.changes.is_empty() {
         wrong.push(format!("changes {:?} where GOGC never changed", p.changes));
@@ -139,7 +150,13 @@ fn the_pacer_reads_back_every_labelled_run_on_both_splits() {
     for l in &labels {
         let p = pacer_of(&std::fs::read(dir().join(&l.file)).unwrap());
         let wrong = judge(l, &p);
-        let s = score.entry(if l.split == "holdout" { "holdout" } else { "tune" }).or_default();
+        let s = score
+            .entry(if l.split == "holdout" {
+                "holdout"
+            } else {
+                "tune"
+            })
+            .or_default();
         s.0 += u32::from(wrong.is_empty());
         s.1 += 1;
         table += &format!(
@@ -147,14 +164,22 @@ fn the_pacer_reads_back_every_labelled_run_on_both_splits() {
             l.file,
             l.split,
             l.gogc,
-            if l.limit_binds == "yes" { ", limit binds" } else { "" },
+            if l.limit_binds == "yes" {
+                ", limit binds"
+            } else {
+                ""
+            },
             p.gogc.map_or("-".into(), |g| g.to_string()),
             p.gogc_range.map_or("-".into(), |[a, b]| format!("{a}-{b}")),
             p.limit_cycles,
             p.pinned_cycles,
             p.floor_cycles,
             p.off.map_or("?".into(), |o| o.to_string()),
-            if wrong.is_empty() { "right".to_string() } else { wrong.join("; ") },
+            if wrong.is_empty() {
+                "right".to_string()
+            } else {
+                wrong.join("; ")
+            },
         );
         if !wrong.is_empty() {
             failures.push(format!("{}: {}", l.file, wrong.join("; ")));
@@ -180,4 +205,59 @@ fn a_window_from_the_middle_of_every_sweep_run_reads_its_gogc_and_never_off() {
         assert_ne!(p.off, Some(true), "{}: {p:?}", l.file);
         assert_eq!(p.limit_cycles, 0, "{}: {p:?}", l.file);
     }
+}
+
+/// Whether a rule's condition holds for a labelled run.
+type Holds = fn(&Label) -> bool;
+
+/// The findings built on the pacer, per rule, as a confusion table on both splits: where the
+/// rule's condition holds by the labels (a limit bound; GOGC was off; the heap floor set the
+/// goals) and where it fired. None may fire where its condition does not hold; the limit rule
+/// must fire on every run whose limit bound.
+#[test]
+fn pacer_findings_fire_where_their_condition_holds_on_both_splits() {
+    let rules: [(&str, Holds); 3] = [
+        ("memory_limit", |l| l.limit_binds == "yes"),
+        ("gogc_off", |l| l.gogc == "off"),
+        ("min_heap", |l| l.kind == "floor"),
+    ];
+    let mut table = String::from(
+        "| rule | split | holds and fired | holds, silent | fired, does not hold | neither |\n|---|---|---|---|---|---|\n",
+    );
+    let mut wrong = Vec::new();
+    let labels = labels();
+    let fired: Vec<Vec<&'static str>> = labels
+        .iter()
+        .map(|l| {
+            let tl = gcscope_source::read_path(&dir().join(&l.file)).unwrap();
+            let run = tl.runs.iter().rev().find_map(|r| r.summary()).unwrap();
+            run.findings.iter().map(|f| f.id).collect()
+        })
+        .collect();
+    for (rule, holds) in rules {
+        for split in ["tune", "holdout"] {
+            let mut m = [0u32; 4];
+            for (l, ids) in labels.iter().zip(&fired).filter(|(l, _)| l.split == split) {
+                let (h, f) = (holds(l), ids.contains(&rule));
+                m[match (h, f) {
+                    (true, true) => 0,
+                    (true, false) => 1,
+                    (false, true) => 2,
+                    (false, false) => 3,
+                }] += 1;
+                if f && !h {
+                    wrong.push(format!("{rule} fired on {}", l.file));
+                }
+                if rule == "memory_limit" && h && !f {
+                    wrong.push(format!("{rule} silent on {}", l.file));
+                }
+            }
+            table += &format!(
+                "| {rule} | {split} | {} | {} | {} | {} |\n",
+                m[0], m[1], m[2], m[3]
+            );
+        }
+    }
+    eprintln!("{table}");
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }

@@ -84,8 +84,6 @@ pub struct Facts {
     n: usize,
     first: Option<Ev>,
     first_at: u64,
-    /// The first cycle's goal (its ratio to the previous live heap is reckoned on merge).
-    first_goal: Option<u64>,
     last_live: u64,
     last_at: u64,
     /// The last cycle's own wall time (its phases), so the run's span covers it too.
@@ -97,16 +95,6 @@ pub struct Facts {
     roots_live_sum: u128,
     idle_top: Vec<Ev>,
     assist_top: Vec<Ev>,
-    /// Goal at the 4 MB minimum (as printed: under 5 MiB).
-    floor_n: usize,
-    floor_first: Vec<Ev>,
-    /// Goal vs the previous cycle's live heap (both >= 16 MiB): the largest ratio, and the
-    /// cycles whose goal is within 5 % (pinned) or 25 % (tight) of it.
-    ratio_n: usize,
-    ratio_max: f64,
-    pinned_n: usize,
-    tight_n: usize,
-    tight_first: Vec<Ev>,
     forced_n: usize,
     forced_cpu: u64,
     gc_cpu: u64,
@@ -151,12 +139,8 @@ impl Facts {
         if self.n == 0 {
             self.first = Some(ev(0.0));
             self.first_at = c.at;
-            self.first_goal = c.goal;
         } else {
             self.gap(c.at, ev(0.0));
-            if let Some(goal) = c.goal {
-                self.ratio(self.last_live, goal, ev(0.0));
-            }
         }
         self.n += 1;
         self.last_live = c.heap_live;
@@ -172,10 +156,6 @@ impl Facts {
             offer_top(&mut self.idle_top, ev(c.cpu.idle as f64 / gc as f64), K);
         }
         offer_top(&mut self.assist_top, ev(c.cpu.assist as f64), K);
-        if c.goal.is_some_and(|g| g < 5 * MIB) {
-            self.floor_n += 1;
-            offer_first(&mut self.floor_first, ev(0.0));
-        }
         if c.forced || c.leak_check {
             self.forced_n += 1;
             self.forced_cpu = self.forced_cpu.saturating_add(gc);
@@ -218,22 +198,6 @@ impl Facts {
         }
     }
 
-    fn ratio(&mut self, prev_live: u64, goal: u64, e: Ev) {
-        if prev_live < 16 * MIB {
-            return;
-        }
-        let r = goal as f64 / prev_live as f64;
-        self.ratio_n += 1;
-        self.ratio_max = self.ratio_max.max(r);
-        if r <= 1.05 {
-            self.pinned_n += 1;
-        }
-        if r <= 1.25 {
-            self.tight_n += 1;
-            offer_first(&mut self.tight_first, e);
-        }
-    }
-
     /// `other`'s cycles after these, as if pushed here.
     pub fn append(&mut self, other: &Facts) {
         if other.n == 0 {
@@ -243,12 +207,9 @@ impl Facts {
             *self = other.clone();
             return;
         }
-        // The two reckonings that need the cycle before `other`'s first.
+        // The reckoning that needs the cycle before `other`'s first.
         if let Some(first) = other.first {
             self.gap(other.first_at, first);
-            if let Some(goal) = other.first_goal {
-                self.ratio(self.last_live, goal, first);
-            }
         }
         self.n += other.n;
         self.last_live = other.last_live;
@@ -264,17 +225,6 @@ impl Facts {
         }
         for e in &other.assist_top {
             offer_top(&mut self.assist_top, *e, K);
-        }
-        self.floor_n += other.floor_n;
-        for e in &other.floor_first {
-            offer_first(&mut self.floor_first, *e);
-        }
-        self.ratio_n += other.ratio_n;
-        self.ratio_max = self.ratio_max.max(other.ratio_max);
-        self.pinned_n += other.pinned_n;
-        self.tight_n += other.tight_n;
-        for e in &other.tight_first {
-            offer_first(&mut self.tight_first, *e);
         }
         self.forced_n += other.forced_n;
         self.forced_cpu = self.forced_cpu.saturating_add(other.forced_cpu);
@@ -339,6 +289,128 @@ fn finding(id: &'static str, severity: Severity, evidence: &[Ev], text: String) 
         severity,
         cycles: evidence.iter().map(|e| e.num).collect(),
         text,
+    }
+}
+
+/// Cycles per second from the cycle numbers (sampled lines count the cycles they skip), over
+/// at least a second; `None` for a shorter run: too short to judge a rate.
+fn cycle_rate(s: &RunSummary) -> Option<f64> {
+    let span = s.end_s - s.start_s;
+    (span >= 1.0).then(|| f64::from(s.last_cycle.saturating_sub(s.first_cycle)) / span)
+}
+
+fn gogc_words(p: &super::pacer::PacerSummary) -> String {
+    match (p.gogc, p.gogc_range) {
+        (Some(g), _) => format!("GOGC {g}"),
+        (None, Some([lo, hi])) => format!("GOGC {lo}-{hi}"),
+        _ => "the run's GOGC (unknown)".into(),
+    }
+}
+
+fn cycles_of(nums: &[u32]) -> Vec<Ev> {
+    nums.iter()
+        .map(|&num| Ev {
+            num,
+            ..Ev::default()
+        })
+        .collect()
+}
+
+/// `min_heap`, `memory_limit` and `gogc_off`, from the pacer model.
+fn pacer_findings(s: &RunSummary, p: &super::pacer::PacerSummary, out: &mut Vec<Finding>) {
+    let judged = p.cycles_judged;
+    // min_heap: the floor, not GOGC, set most goals, and GC runs often.
+    if p.floor_cycles >= 3 && 2 * p.floor_cycles >= judged {
+        if let Some(rate) = cycle_rate(s).filter(|&r| r >= 10.0) {
+            let floor = p
+                .floor_mb
+                .map_or_else(|| "the floor".to_string(), |f| format!("the {f} MB floor"));
+            out.push(finding(
+                "min_heap",
+                Severity::Warn,
+                &cycles_of(&p.floor_first),
+                format!(
+                    "The heap goal is {floor} (4 MB x GOGC/100, at {}) in {} of {judged} \
+                     cycles, and GC runs {rate:.0} times a second (by cycle numbers): the live \
+                     heap ({}-{} MB) is too small for GOGC's own goal, so the runtime's floor \
+                     sets it (heapMinimum, mgcpacer.go). A larger GOGC raises the floor by 4 MB \
+                     per 100 and spaces the cycles out. Not claimed: that the cycles cost much \
+                     (a tiny heap marks fast).",
+                    gogc_words(p),
+                    p.floor_cycles,
+                    s.heap_live_mb.min,
+                    s.heap_live_mb.max
+                ),
+            ));
+        }
+    }
+    // memory_limit: goals below GOGC's, graded by how pinned they are and what GC takes.
+    if p.limit_cycles >= 3 && 10 * p.limit_cycles >= judged {
+        let pinned = f64::from(p.pinned_cycles) / f64::from(judged.max(1));
+        let gc_pct = s.final_gc_pct;
+        let (severity, grade) = if pinned >= 0.5 && gc_pct >= 25 {
+            (
+                Severity::Warn,
+                format!(
+                    "The goal is pinned to the live heap in {} cycles and GC took {gc_pct}% \
+                     (cumulative, the runtime's figure): the death spiral the CPU limiter \
+                     guards against (at most ~50% of the Ps, mgclimit.go). ",
+                    p.pinned_cycles
+                ),
+            )
+        } else if pinned >= 0.2 || gc_pct >= 25 {
+            (
+                Severity::Warn,
+                format!(
+                    "Little room is left: the goal sits at the live heap in {} cycles and \
+                     GC took {gc_pct}% (cumulative): a risk of thrashing as the live heap \
+                     grows. ",
+                    p.pinned_cycles
+                ),
+            )
+        } else {
+            (Severity::Info, String::new())
+        };
+        let evidence = if p.pinned_first.is_empty() {
+            &p.limit_first
+        } else {
+            &p.pinned_first
+        };
+        out.push(finding(
+            "memory_limit",
+            severity,
+            &cycles_of(evidence),
+            format!(
+                "A memory limit (GOMEMLIMIT) set the goal in {} of {judged} cycles: below what \
+                 {} would give from the live heap and roots (goals held at a ceiling while the \
+                 live heap moved, or at the live heap itself). {grade}The runtime never sets \
+                 the goal below the live heap (mgcpacer.go). Not claimed: the limit's value \
+                 (the trace does not print it).",
+                p.limit_cycles,
+                gogc_words(p),
+            ),
+        ));
+    }
+    // gogc_off: only when the pacer model can prove it.
+    if p.off == Some(true) {
+        let with = if p.limit_cycles > 0 {
+            format!(
+                "a memory limit set the goals ({} of {judged} cycles)",
+                p.limit_cycles
+            )
+        } else {
+            "no limit either: the goal printed is the runtime's no-goal maximum".to_string()
+        };
+        out.push(finding(
+            "gogc_off",
+            Severity::Info,
+            &cycles_of(&[s.first_cycle]),
+            format!(
+                "GC is off (GOGC=off): no cycle's goal was GOGC's, from the process's first \
+                 cycle on, and {with}. Not claimed: that it was set by the environment rather \
+                 than debug.SetGCPercent(-1)."
+            ),
+        ));
     }
 }
 
@@ -426,85 +498,10 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
         }
     }
 
-    // min_heap: goal at the 4 MB floor (heapMinimum at GOGC=100) and GC very frequent.
-    let floor = f.floor_n as f64 / n;
-    if floor >= 0.5 && s.cycles_per_s.is_some_and(|c| c >= 10.0) {
-        out.push(finding(
-            "min_heap",
-            Severity::Warn,
-            &f.floor_first,
-            format!(
-                "The heap goal is at the 4 MB minimum in {} of cycles and GC runs {:.0} times \
-                 a second: the live heap ({}-{} MB) is too small for GOGC to set the goal, so \
-                 the runtime's floor (4 MB x GOGC/100) does. A larger GOGC raises the floor \
-                 and spaces the cycles out. Not claimed: GOGC itself (the trace does not \
-                 print it; the 4 MB floor is GOGC=100's).",
-                pct(floor),
-                s.cycles_per_s.unwrap_or(0.0),
-                s.heap_live_mb.min,
-                s.heap_live_mb.max
-            ),
-        ));
-    }
-
-    // memory_limit: goals well under what the run's own GOGC ratio gives, or at the live
-    // heap itself.
-    if f.ratio_n >= 3 && f.ratio_max >= 1.5 {
-        let tight = f.tight_n as f64 / f.ratio_n as f64;
-        let pinned = f.pinned_n as f64 / f.ratio_n as f64;
-        if tight >= 0.2 {
-            let severity = if pinned >= 0.2 {
-                Severity::Warn
-            } else {
-                Severity::Info
-            };
-            out.push(finding(
-                "memory_limit",
-                severity,
-                &f.tight_first,
-                format!(
-                    "In {} of cycles the goal is within 25% of the live heap before it (within \
-                     5% in {}), where other cycles of the run allowed x{:.1}: a memory limit \
-                     (GOMEMLIMIT) is setting the goal, not GOGC. {}The runtime never sets the \
-                     goal below the live heap and caps GC CPU at 50% (mgclimit.go): a live \
-                     heap at the limit means GC nearly all the time. Not claimed: the limit's \
-                     value (the trace does not print it).",
-                    pct(tight),
-                    pct(pinned),
-                    f.ratio_max,
-                    if pinned >= 0.2 {
-                        format!(
-                            "The goal is pinned to the live heap (GC CPU {}% at the end): the \
-                             death-spiral the limiter guards against. ",
-                            s.final_gc_pct
-                        )
-                    } else {
-                        String::new()
-                    }
-                ),
-            ));
-        }
-    }
-
-    // gogc_off: the first cycle far above the 4 MB floor and every goal alike.
-    if let (Some(goal), Some(first)) = (s.heap_goal_mb.as_ref(), f.first) {
-        let first_goal = f.first_goal.unwrap_or(0);
-        if first_goal >= 64 * MIB && goal.max > 0 && (goal.max as f64) <= 1.3 * goal.min as f64 {
-            out.push(finding(
-                "gogc_off",
-                Severity::Info,
-                &[first],
-                format!(
-                    "The first cycle's goal is {} MB, far above the 4 MB start GOGC gives, and \
-                     every goal stays within {}-{} MB: GC looks turned off (GOGC=off) with a \
-                     memory limit setting the goals. Not claimed: GOGC's value (a very large \
-                     GOGC with a limit looks the same).",
-                    first_goal / MIB,
-                    goal.min,
-                    goal.max
-                ),
-            ));
-        }
+    // The pacer's rules read the pacer model (stats/pacer.rs: GOGC, the floor and a limit
+    // read back from the goals), never a threshold on the goals' ratios.
+    if let Some(p) = &s.pacer {
+        pacer_findings(s, p, &mut out);
     }
 
     // forced: runtime.GC, debug.FreeOSMemory, goroutine-leak checks.

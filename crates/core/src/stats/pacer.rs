@@ -265,6 +265,23 @@ pub struct PacerSummary {
     /// a limit would print the same, so `gogc` may be a limit's ratio (`off` is then unknown
     /// unless the first cycle tells).
     pub flat_goal: bool,
+    /// The first few cycles (by number) a limit set, the limit pinned to the live heap, and
+    /// the floor set: the evidence the findings cite.
+    #[serde(skip)]
+    pub limit_first: Vec<u32>,
+    #[serde(skip)]
+    pub pinned_first: Vec<u32>,
+    #[serde(skip)]
+    pub floor_first: Vec<u32>,
+}
+
+/// How many evidence cycles a summary keeps of each kind.
+const EVIDENCE: usize = 3;
+
+fn note(v: &mut Vec<u32>, num: u32) {
+    if v.len() < EVIDENCE {
+        v.push(num);
+    }
 }
 
 /// Cycles in a row with a flat goal while the live heap moves: the shape of a binding limit.
@@ -329,6 +346,9 @@ fn analyse(s: &PacerStats) -> PacerSummary {
         formula,
         go15_cycles: s.go15,
         flat_goal: false,
+        limit_first: Vec::new(),
+        pinned_first: Vec::new(),
+        floor_first: Vec::new(),
     };
 
     // Each segment's GOGC, from the cycles of that segment; a cycle before the first
@@ -432,7 +452,11 @@ fn analyse(s: &PacerStats) -> PacerSummary {
                 // Judged against the estimate's whole range: a cycle consistent with any GOGC
                 // the evidence allows is GOGC's.
                 let imp = implied[i];
-                if imp.lo <= hi && lo <= imp.hi {
+                // At the floor first: a heap that small makes an interval wide enough to hold
+                // any GOGC, but its goal was the floor's.
+                if floorish[i] && (f64::from(p.goal) - floor_mb(g)).abs() <= 1.0 {
+                    SetBy::Floor
+                } else if imp.lo <= hi && lo <= imp.hi {
                     SetBy::Gogc
                 } else if imp.hi < lo && p.goal >= p.h2 {
                     SetBy::Limit
@@ -443,15 +467,22 @@ fn analyse(s: &PacerStats) -> PacerSummary {
                 }
             }
             (None, None) if floorish[i] => SetBy::Floor,
-            (None, None) if ceiling.is_some_and(|c| p.goal <= c && p.goal >= p.h2) => {
-                SetBy::Limit
-            }
+            (None, None) if ceiling.is_some_and(|c| p.goal <= c && p.goal >= p.h2) => SetBy::Limit,
             (None, None) => SetBy::Unexplained,
         };
         match by {
             SetBy::Gogc => summary.gogc_cycles += 1,
-            SetBy::Floor => summary.floor_cycles += 1,
-            SetBy::Limit => summary.limit_cycles += 1,
+            SetBy::Floor => {
+                summary.floor_cycles += 1;
+                note(&mut summary.floor_first, p.num);
+            }
+            SetBy::Limit => {
+                summary.limit_cycles += 1;
+                note(&mut summary.limit_first, p.num);
+                if shaped[i] == Some(true) {
+                    note(&mut summary.pinned_first, p.num);
+                }
+            }
             SetBy::Unexplained => summary.unexplained_cycles += 1,
         }
     }
@@ -529,8 +560,12 @@ fn off_with_limit(s: &PacerStats, mut summary: PacerSummary, first: f64) -> Pace
         let g = f64::from(p.goal);
         if (g - first).abs() <= 0.1 * first && p.goal >= p.h2 {
             summary.limit_cycles += 1;
-            summary.pinned_cycles +=
-                u32::from(f64::from(p.h2) >= 16.0 && g <= f64::from(p.h2) * 1.05 + 1.0);
+            note(&mut summary.limit_first, p.num);
+            let pinned = f64::from(p.h2) >= 16.0 && g <= f64::from(p.h2) * 1.05 + 1.0;
+            summary.pinned_cycles += u32::from(pinned);
+            if pinned {
+                note(&mut summary.pinned_first, p.num);
+            }
         } else {
             summary.unexplained_cycles += 1;
         }
