@@ -621,7 +621,9 @@ mod tests {
     /// it end by SIGKILL.
     #[test]
     fn kill_all_ends_every_running_program() {
-        let _turn = PROGRAMS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _turn = PROGRAMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let control = ChildControl::new();
         let c = control.clone();
         let h = std::thread::spawn(move || {
@@ -651,7 +653,9 @@ mod tests {
     /// follow the line that gave them.
     #[test]
     fn output_lines_and_metric_values_arrive_in_order() {
-        let _turn = PROGRAMS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _turn = PROGRAMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut s = spec(&["sh", "-c", "echo 'rate 5'; echo 'rate 7' >&2; echo done"]);
         s.metrics = vec![UserMetric::parse("rate=rate ([0-9]+)").unwrap()];
         let mut events = Vec::new();
