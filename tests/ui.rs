@@ -1228,3 +1228,22 @@ fn the_strip_names_findings_one_side_has() {
         "{line}"
     );
 }
+
+/// The heap panel says what set the goals: the pacer read back from the run, on its bottom
+/// border (a memory limit named where one bound, GOGC where it set them).
+#[test]
+fn the_heap_panel_names_the_pacer_gogc_and_a_binding_limit() {
+    let mut a = app(&["go/go1.27.3_greentea_pointer_p2_r1.log"]);
+    let s = screen(&mut a, 200, 50);
+    assert!(
+        s.lines().any(|l| l.contains("└ GOGC 100 (")),
+        "no pacer line under the heap panel:\n{s}"
+    );
+    let mut b = app(&["go/go1.27.3_greentea_pointer_p2_memlimit200.log"]);
+    let s = screen(&mut b, 200, 50);
+    assert!(
+        s.lines()
+            .any(|l| l.contains("a memory limit set 178 of 181 goals")),
+        "no limit under the heap panel:\n{s}"
+    );
+}

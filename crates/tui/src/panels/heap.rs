@@ -1,4 +1,5 @@
-//! The heap panel: each cycle's goal, heap at the end and heap marked live, in MB.
+//! The heap panel: each cycle's goal, heap at the end and heap marked live, in MB, and under
+//! it what set the goals: the pacer read back from the run (GOGC, the floor, a limit).
 
 use super::{block, columns, fit, GOAL, MARK, PAUSE};
 use crate::app::Pane;
@@ -50,7 +51,10 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         line("end", Marker::HalfBlock, PAUSE, &end),
         line("live", Marker::Braille, MARK, &live),
     ])
-    .block(block(title))
+    .block(match pacer_line(p, area) {
+        Some(pacer) => block(title).title_bottom(pacer),
+        None => block(title),
+    })
     .x_axis(Axis::default().bounds([0.0, xmax]))
     .y_axis(
         Axis::default()
@@ -58,4 +62,12 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
             .labels(vec![Line::from("0"), Line::from(format!("{ymax:.0}"))]),
     );
     f.render_widget(chart, area);
+}
+
+/// The pacer in a line on the panel's bottom border, from the run's summary (refreshed off
+/// the render path), cut to the width.
+fn pacer_line(p: &Pane, area: Rect) -> Option<String> {
+    let pacer = p.summary.as_ref()?.pacer.as_ref()?;
+    let text = format!(" {} ", gcscope_core::fmt::pacer_text(pacer));
+    Some(fit(&text, area.width.saturating_sub(2) as usize))
 }
