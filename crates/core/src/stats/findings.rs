@@ -479,10 +479,12 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
                 &f.assist_top,
                 format!(
                     "Mark assists took {} of the Ps' time ({} ms){}: goroutines that \
-                     allocate during marking pay for it in latency. The GC guide names \
-                     assists over 5% as a sign the GC cannot keep up; more headroom (a \
-                     larger GOGC or memory limit) or less allocation reduce them. Not \
-                     claimed: which goroutines paid.",
+                     allocate during marking pay for it in latency. The runtime aims \
+                     background marking at 25% of the Ps (gcBackgroundUtilization, \
+                     mgcpacer.go) and has allocating goroutines assist when they outrun it; \
+                     5% is gcscope's threshold, not the runtime's. More headroom (a larger \
+                     GOGC or memory limit) or less allocation reduce them. Not claimed: \
+                     which goroutines paid.",
                     pct(assist),
                     go_ms(s.cpu_ms.assist),
                     if dominant {
