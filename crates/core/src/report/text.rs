@@ -173,7 +173,13 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     );
     let rate = r
         .cycles_per_s
-        .map(|c| format!(", {} cycles/s", Fixed(c, 2)))
+        .map(|c| match r.missing_cycles {
+            0 => format!(", {} cycles/s", Fixed(c, 2)),
+            m => format!(
+                ", {} cycles/s by cycle numbers ({m} cycles' lines missing: sampled or lost)",
+                Fixed(c, 2)
+            ),
+        })
         .unwrap_or_default();
     let setup = match r.setup_cycles {
         0 => String::new(),

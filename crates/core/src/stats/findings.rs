@@ -427,7 +427,9 @@ pub fn evaluate(s: &RunSummary, f: &Facts) -> Vec<Finding> {
     // of it only over a second or more (starts are printed to the ms; two cycles 1 ms apart
     // would make any share absurd).
     let span_ms = (s.end_s - s.start_s) * 1e3 + f.last_wall as f64 / 1e6;
-    let capacity_ms = if span_ms >= 1000.0 {
+    // Nor over sampled lines: the sums then hold only the cycles the trace kept, and a share of
+    // the span would be of some cycles' time over all cycles' span.
+    let capacity_ms = if span_ms >= 1000.0 && s.missing_cycles == 0 {
         span_ms * f64::from(s.procs.max(1))
     } else {
         0.0

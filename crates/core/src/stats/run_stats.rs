@@ -581,7 +581,12 @@ impl Figures {
             last_cycle: self.last.0,
             start_s: self.first.1 as f64 / 1e9,
             end_s: self.last.1 as f64 / 1e9,
-            cycles_per_s: (n > 1 && span > 0).then(|| (n - 1) as f64 / (span as f64 / 1e9)),
+            // By the runtime's cycle numbers: a trace of sampled or lost lines still ran every
+            // cycle between its first and last (`missing_cycles` says how many it lacks).
+            cycles_per_s: (n > 1 && span > 0)
+                .then(|| f64::from(self.last.0.saturating_sub(self.first.0)) / (span as f64 / 1e9)),
+            missing_cycles: (u64::from(self.last.0.saturating_sub(self.first.0)) + 1)
+                .saturating_sub(n as u64),
             final_gc_pct: self.last.2,
             cpu_ms: CpuMs {
                 sweep_term: ms(cpu.sweep_term),
@@ -992,5 +997,19 @@ mod tests {
             let lab = sum.lab.unwrap();
             assert_eq!((lab.objects_scanned, lab.thread_cpu_ms), (u64::MAX, top));
         }
+    }
+
+    /// Hand-picked lines (gc 96, then gc 180 0.18 s later) ran 84 cycles in that time: the
+    /// rate is the runtime's, by cycle numbers, and the summary says 83 lines are missing.
+    #[test]
+    fn rates_come_from_cycle_numbers_and_missing_lines_are_counted() {
+        let text = "gc 96 @1.000s 5%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 2 P\n\
+                    gc 180 @1.180s 5%: 0.01+1.0+0.01 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 2 P\n";
+        let tl = crate::read::read_all(text.as_bytes()).unwrap();
+        let s = tl.runs[0].summary().unwrap();
+        assert_eq!(s.cycles, 2);
+        assert_eq!(s.missing_cycles, 83);
+        let rate = s.cycles_per_s.unwrap();
+        assert!((rate - 84.0 / 0.18).abs() < 0.01, "{rate}");
     }
 }

@@ -31,8 +31,12 @@ pub struct RunSummary {
     /// Start of the first and last cycle, seconds since process start.
     pub start_s: f64,
     pub end_s: f64,
-    /// Cycles per second between the first and last cycle's start (None for one cycle).
+    /// Cycles per second between the first and last cycle's start, by the runtime's cycle
+    /// numbers (None for one cycle).
     pub cycles_per_s: Option<f64>,
+    /// Cycles between the first and last whose lines the trace lacks (sampled or lost lines):
+    /// `last_cycle - first_cycle + 1 - cycles`.
+    pub missing_cycles: u64,
     /// The runtime's cumulative GC CPU % printed on the last line.
     pub final_gc_pct: u16,
     /// Sums over the run, ms.
