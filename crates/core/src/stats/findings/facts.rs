@@ -25,6 +25,9 @@ pub(super) struct Ev {
     /// Context some rules judge by (pause candidates: the live heap and roots, MiB).
     pub(super) live_mb: u32,
     pub(super) roots_mb: u32,
+    /// Pause candidates: the share of the pause that was sweep termination (the stop before
+    /// any GC work), percent.
+    pub(super) stw1_pct: u8,
 }
 
 /// The `K` (or `cap`) largest by key; the earlier wins a tie. The largest of a union is
@@ -100,6 +103,7 @@ impl Facts {
             key: key as f32,
             live_mb: mb(c.heap_live),
             roots_mb: mb(roots(c).unwrap_or(0)),
+            stw1_pct: 0,
         };
         // Saturating: values come from text and may be anything a u64 holds.
         let gc = [
@@ -138,7 +142,21 @@ impl Facts {
             self.leak_checks += usize::from(c.leak_check);
             offer_first(&mut self.forced_first, ev(0.0));
         }
-        offer_top(&mut self.pauses, ev(pause as f64), PAUSES);
+        let stw1_pct = c
+            .clock
+            .sweep_term
+            .min(pause)
+            .saturating_mul(100)
+            .checked_div(pause)
+            .map_or(0, |p| u8::try_from(p).unwrap_or(100));
+        offer_top(
+            &mut self.pauses,
+            Ev {
+                stw1_pct,
+                ..ev(pause as f64)
+            },
+            PAUSES,
+        );
         if let Some(over) = c.overshoot() {
             let goal = c.goal.unwrap_or(0);
             if over >= 2 * MIB_I64 && over as f64 >= 0.05 * goal as f64 {
