@@ -93,9 +93,14 @@ impl Program {
     /// The figures of its main run, with the program's own (`--metric` values, the load).
     #[must_use]
     pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
-        let mut s = self.main_run(runs)?.summary()?;
+        let run = self.main_run(runs)?;
+        let mut s = run.summary()?;
         s.values.clone_from(&self.values);
         s.other_cpus = self.exit.and_then(|e| e.other_cpus);
+        // The findings again, now that they can say the load gcscope measured.
+        if s.other_cpus.is_some() {
+            s.findings = run.stats.findings(&s);
+        }
         Some(s)
     }
 }
@@ -410,5 +415,35 @@ mod tests {
         assert_eq!(tl.output_count(), 250);
         assert_eq!(tl.output.last().map(|t| t.line), Some(250));
         assert!(tl.output.windows(2).all(|w| w[0].line + 1 == w[1].line));
+    }
+
+    /// A program gcscope ran: its findings know the load gcscope measured meanwhile (a long
+    /// pause is said to have shared the machine with 1.6 other CPUs, not asked about).
+    #[test]
+    fn a_programs_findings_say_the_load_measured_while_it_ran() {
+        let mut tl = Timeline::default();
+        let mut dec = crate::trace::Decoder::new();
+        tl.apply(start(false));
+        let mut text = String::new();
+        for n in 1..=10 {
+            let stw1 = if n == 7 { "5.0" } else { "0.010" };
+            text += &format!("gc {n} @{n}.000s 1%: {stw1}+1.0+0.010 ms clock, 0.02+0.1/0.5/0+0.02 ms cpu, 40->50->20 MB, 41 MB goal, 0 MB stacks, 0 MB globals, 4 P\n");
+        }
+        dec.push(text.as_bytes(), &mut |e| tl.apply(e));
+        dec.new_stream(&mut |e| tl.apply(e));
+        tl.apply(Event::ProgramExit(ProgramExit {
+            other_cpus: Some(1.6),
+            ..match exit(0) {
+                Event::ProgramExit(e) => e,
+                _ => unreachable!(),
+            }
+        }));
+        let s = tl.programs[0].summary(&tl.runs).unwrap();
+        let pause = s.findings.iter().find(|f| f.id == "pause_outlier").unwrap();
+        assert!(
+            pause.text.contains("Other processes used 1.60 CPUs"),
+            "{}",
+            pause.text
+        );
     }
 }

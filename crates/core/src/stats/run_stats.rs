@@ -464,6 +464,17 @@ impl RunStats {
         self.pacer.append(&other.pacer);
     }
 
+    /// The findings of a summary of this run, made again after the summary gained what only
+    /// its caller knows (the load measured while a program ran).
+    #[must_use]
+    pub fn findings(&self, s: &RunSummary) -> Vec<super::findings::Finding> {
+        let figures = match &self.setup {
+            Some(setup) if self.steady.n == 0 => setup,
+            _ => &self.steady,
+        };
+        super::findings::evaluate(s, &figures.facts)
+    }
+
     /// The run's figures: of its cycles but the setup ones, or of the setup cycles when it
     /// has nothing else; `None` without cycles.
     #[must_use]
