@@ -1,5 +1,5 @@
 //! What the rules need of a run's cycles, in bounded memory: sums, counts, the first or
-//! largest few cycles of each kind, and live-heap means over fixed time buckets. Fed cycle by
+//! largest few cycles of each kind, and live-heap means over buckets of cycle numbers. Fed cycle by
 //! cycle with the run's other statistics and mergeable exactly as they are (a large file is
 //! read in pieces).
 
@@ -12,8 +12,7 @@ pub(super) const MIB_I64: i64 = 1 << 20;
 pub(super) const K: usize = 3;
 /// Pause candidates kept (the largest).
 const PAUSES: usize = 8;
-/// Live-heap time buckets: bucket b holds cycles starting in [2^(b-1), 2^b) s, bucket 0 the
-/// first second.
+/// Live-heap buckets by cycle number: bucket b holds cycles [2^(b-1), 2^b).
 pub(super) const BUCKETS: usize = 24;
 
 /// One cycle kept as evidence, ranked by `key`.
@@ -173,7 +172,7 @@ impl Facts {
                 offer_top(&mut self.roots_top, ev(r as f64 / all), K);
             }
         }
-        let b = bucket(c.at);
+        let b = bucket(c.num);
         if self.buckets.len() <= b {
             self.buckets.resize(b + 1, Bucket::default());
         }
@@ -255,17 +254,19 @@ impl Facts {
     }
 }
 
-fn bucket(at: u64) -> usize {
-    let s = at / 1_000_000_000;
-    ((u64::BITS - s.leading_zeros()) as usize).min(BUCKETS - 1)
+/// The bucket of the runtime's cycle number `num`: b holds cycles [2^(b-1), 2^b), so a trend
+/// is read in cycles (the process's own clock), not in wall seconds a loaded machine stretches;
+/// and pieces of one run, read apart, agree on every cycle's bucket.
+fn bucket(num: u32) -> usize {
+    ((u32::BITS - num.leading_zeros()) as usize).min(BUCKETS - 1)
 }
 
-/// `[2^(b-1), 2^b)` s as people read it.
+/// `[2^(b-1), 2^b)` cycles as people read them.
 pub(super) fn bucket_span(b: usize) -> String {
     match b {
-        0 => "0-1 s".to_string(),
-        b if b == BUCKETS - 1 => format!("{} s and later", 1u64 << (b - 1)),
-        b => format!("{}-{} s", 1u64 << (b - 1), 1u64 << b),
+        0 => "gc 0".to_string(),
+        b if b == BUCKETS - 1 => format!("gc {} and later", 1u64 << (b - 1)),
+        b => format!("gc {}-{}", 1u64 << (b - 1), (1u64 << b) - 1),
     }
 }
 

@@ -1,4 +1,5 @@
-//! `live_growth`: the live heap still rising over the last doublings of run time.
+//! `live_growth`: the live heap still rising over the last doublings of the cycle count (in
+//! cycles, not wall seconds: a loaded machine stretches seconds, not cycles).
 
 use super::facts::{bucket_span, mb};
 use super::facts::{Bucket, Ev, MIB};
@@ -20,7 +21,9 @@ impl Rule for LiveGrowth {
             .enumerate()
             .filter(|(_, b)| b.n >= 3)
             .collect();
-        if s.end_s >= 10.0 && full.len() >= 3 {
+        // In cycles, not seconds: from gc 32 on the last three buckets span at least 8, 16
+        // and 16 cycles.
+        if s.last_cycle >= 32 && full.len() >= 3 {
             let last3 = &full[full.len() - 3..];
             let mean = |b: &Bucket| b.live_mb as f64 * MIB as f64 / f64::from(b.n);
             let (a, b, c) = (mean(last3[0].1), mean(last3[1].1), mean(last3[2].1));
@@ -34,7 +37,8 @@ impl Rule for LiveGrowth {
                     }),
                     format!(
                         "The live heap keeps rising: on average {} MB in {}, {} MB in {}, {} MB in \
-                         {}. A heap that is still growing long after start-up can be a leak, or a \
+                         {} (buckets of doubling cycle numbers). A heap that is still growing \
+                         after that many cycles can be a leak, or a \
                          cache or queue filling up. Not claimed: a leak (only a heap profile shows \
                          what is retained).",
                         mb(a),
