@@ -73,6 +73,13 @@ const CASES: &[(&str, &str, Severity, &[u32], &str)] = &[
         "greentea_tree_p2_r1",
     ),
     (
+        "stw_dominates",
+        "greentea_tree_p8_procs-over-cpus",
+        Warn,
+        &[37, 41, 29],
+        "greentea_tree_p2_r1",
+    ),
+    (
         "pause_outlier",
         "greentea_tree_p8_procs-over-cpus-w2",
         Warn,

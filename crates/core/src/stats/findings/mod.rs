@@ -21,6 +21,7 @@ mod page_density;
 mod pause_outlier;
 mod periodic;
 mod roots_dominate;
+mod stw_dominates;
 
 use super::summary::RunSummary;
 use facts::Ev;
@@ -80,6 +81,7 @@ const RULES: &[&dyn Rule] = &[
     &page_density::PageDensity,
     &overshoot::Overshoot,
     &roots_dominate::RootsDominate,
+    &stw_dominates::StwDominates,
 ];
 
 fn pct(x: f64) -> String {
