@@ -29,10 +29,11 @@ impl Rule for StwDominates {
         // Material only where GC itself is: 1 % of the Ps' time or more.
         let material = capacity_ms > 0.0 && s.gc_cpu_ms / capacity_ms >= 0.01;
         let long_median = f.n >= 5 && s.pause_ms.p50 >= LONG_MEDIAN_MS;
-        if !(material && share >= 0.5) && !long_median {
+        let stw_most = material && share >= 0.5;
+        if !stw_most && !long_median {
             return;
         }
-        let what = if material && share >= 0.5 {
+        let what = if stw_most {
             format!(
                 "Stop-the-world phases took {} of GC's P time ({} of {} ms; each is pause x \
                  {} Ps), more than the concurrent mark: ",
