@@ -21,6 +21,7 @@ mod page_density;
 mod pause_outlier;
 mod periodic;
 mod roots_dominate;
+mod stretched_mark;
 mod stw_dominates;
 
 use super::summary::RunSummary;
@@ -82,6 +83,7 @@ const RULES: &[&dyn Rule] = &[
     &overshoot::Overshoot,
     &roots_dominate::RootsDominate,
     &stw_dominates::StwDominates,
+    &stretched_mark::StretchedMark,
 ];
 
 fn pct(x: f64) -> String {
