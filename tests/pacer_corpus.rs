@@ -261,3 +261,28 @@ fn pacer_findings_fire_where_their_condition_holds_on_both_splits() {
     eprintln!("{table}");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// A `go run` log holds the go command's and the compiler's processes before the program's:
+/// every run but the last is marked as an earlier process, and its findings say so.
+#[test]
+fn a_go_run_log_marks_every_process_before_the_programs() {
+    for file in ["gorun_graph_warm.log", "gorun_graph_cold.log"] {
+        let tl = gcscope_source::read_path(&dir().join(file)).unwrap();
+        let runs = gcscope_core::timeline::summarize(&tl.runs);
+        let (last, earlier) = runs.split_last().unwrap();
+        assert!(!earlier.is_empty(), "{file}");
+        assert!(earlier.iter().all(|r| r.earlier_process), "{file}");
+        assert!(!last.earlier_process, "{file}: the program's run");
+        for f in earlier.iter().flat_map(|r| &r.findings) {
+            assert!(
+                f.text.starts_with("(An earlier process"),
+                "{file}: {}",
+                f.text
+            );
+        }
+        assert!(last
+            .findings
+            .iter()
+            .all(|f| !f.text.starts_with("(An earlier")));
+    }
+}

@@ -151,10 +151,48 @@ impl Run {
 /// Summaries of many runs, on all cores when there are many. Order is kept.
 #[must_use]
 pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
-    crate::par::chunks(runs, 256, |_, part| {
-        part.iter().filter_map(Run::summary).collect::<Vec<_>>()
+    let last = last_process(runs);
+    crate::par::chunks(runs, 256, |offset, part| {
+        part.iter()
+            .enumerate()
+            .filter_map(|(k, r)| {
+                let mut s = r.summary()?;
+                if last.is_some_and(|l| offset + k < l) {
+                    mark_earlier_process(&mut s);
+                }
+                Some(s)
+            })
+            .collect::<Vec<_>>()
     })
     .concat()
+}
+
+/// In a log of several processes (the cycle counter restarted at gc 1), the index of the last
+/// run with cycles; `None` for a log of one process. Under `go run` and `go test` the go
+/// command's and the compiler's own cycles come first and the program's last.
+#[must_use]
+pub fn last_process(runs: &[Run]) -> Option<usize> {
+    let several = runs
+        .iter()
+        .skip(1)
+        .any(|r| r.restart.is_some_and(|(new, _)| new == 1));
+    if !several {
+        return None;
+    }
+    runs.iter().rposition(|r| r.stats.cycles() > 0)
+}
+
+/// A run before the last process of its log: marked, and its findings say so (they are about
+/// a process that may not be the one the reader came for).
+pub fn mark_earlier_process(s: &mut RunSummary) {
+    s.earlier_process = true;
+    for f in &mut s.findings {
+        f.text.insert_str(
+            0,
+            "(An earlier process of this log: under go run or go test, the go command's or a \
+             compile step's, not the program's.) ",
+        );
+    }
 }
 
 impl Timeline {

@@ -82,10 +82,18 @@ pub struct SourceJson<'a> {
 /// A source's runs with cycles, numbered from 0, summarised one at a time as they are
 /// written: thousands of runs' summaries are never held together.
 fn numbered(src: &Source) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
+    let last = crate::timeline::last_process(&src.timeline.runs);
     src.timeline
         .runs
         .iter()
-        .filter_map(|r| r.summary())
+        .enumerate()
+        .filter_map(move |(k, r)| {
+            let mut s = r.summary()?;
+            if last.is_some_and(|l| k < l) {
+                crate::timeline::mark_earlier_process(&mut s);
+            }
+            Some(s)
+        })
         .enumerate()
 }
 

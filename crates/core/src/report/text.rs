@@ -92,10 +92,14 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
             Some(*n)
         })
         .collect();
+    let last = crate::timeline::last_process(runs);
     let format_block = |b: usize, o: &mut String| {
         let from = b * BLOCK;
         for (k, run) in runs.iter().enumerate().skip(from).take(BLOCK) {
-            if let Some(summary) = run.summary() {
+            if let Some(mut summary) = run.summary() {
+                if last.is_some_and(|l| k < l) {
+                    crate::timeline::mark_earlier_process(&mut summary);
+                }
                 run_text(o, numbers[k], &summary);
             }
         }
@@ -185,6 +189,13 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         0 => String::new(),
         n => format!(" (+{n} during the lab's setup, left out of the figures)"),
     };
+    if r.earlier_process {
+        let _ = writeln!(
+            o,
+            "  process      an earlier process of this log: under go run or go test, the go \
+             command's or a compile step's; the program's cycles come last"
+        );
+    }
     let _ = writeln!(
         o,
         "  cycles       {}{setup} ({} forced), gc {}..{}, @{}s..@{}s{rate}",
@@ -493,9 +504,14 @@ mod tests {
         let tl = crate::read::read_all(text.as_bytes()).unwrap();
         assert_eq!(tl.runs.len(), 1500);
         let mut expected = String::new();
-        for (i, run) in tl.runs.iter().enumerate() {
-            run_text(&mut expected, i + 1, &run.summary().unwrap());
+        for (i, s) in crate::timeline::summarize(&tl.runs).iter().enumerate() {
+            run_text(&mut expected, i + 1, s);
         }
+        // 1500 processes: all but the last are marked as earlier ones.
+        assert_eq!(
+            expected.matches("an earlier process of this log").count(),
+            1499
+        );
         let mut got = Vec::new();
         write_runs_text(&tl.runs, &mut got).unwrap();
         assert!(String::from_utf8(got).unwrap() == expected);

@@ -579,6 +579,7 @@ impl Figures {
             label: None,
             findings: Vec::new(),
             pacer: None,
+            earlier_process: false,
             values: Vec::new(),
             other_cpus: None,
             format: self.format,

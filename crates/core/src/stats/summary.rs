@@ -59,6 +59,10 @@ pub struct RunSummary {
     pub scan: Option<ScanSummary>,
     /// From the lab's `lab:` lines, when present.
     pub lab: Option<LabSummary>,
+    /// Not the last process of a log of several (the counter restarted at gc 1): under `go
+    /// run` or `go test`, the go command's or a compile step's (`timeline::summarize`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub earlier_process: bool,
     /// The pacer read back from the cycles: GOGC, the floor, a memory limit
     /// (`pacer::PacerSummary`). `None` only for a summary not made from cycles.
     pub pacer: Option<super::pacer::PacerSummary>,
