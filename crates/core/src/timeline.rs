@@ -153,18 +153,22 @@ impl Run {
 pub fn summarize(runs: &[Run]) -> Vec<RunSummary> {
     let last = last_process(runs);
     crate::par::chunks(runs, 256, |offset, part| {
-        part.iter()
-            .enumerate()
-            .filter_map(|(k, r)| {
-                let mut s = r.summary()?;
-                if last.is_some_and(|l| offset + k < l) {
-                    mark_earlier_process(&mut s);
-                }
-                Some(s)
-            })
+        (offset..offset + part.len())
+            .filter_map(|k| summary_in_log(runs, last, k))
             .collect::<Vec<_>>()
     })
     .concat()
+}
+
+/// Run `k`'s summary as every view of a log gives it: marked as an earlier process when it
+/// comes before `last` (`last_process`, worked out once per log).
+#[must_use]
+pub fn summary_in_log(runs: &[Run], last: Option<usize>, k: usize) -> Option<RunSummary> {
+    let mut s = runs.get(k)?.summary()?;
+    if last.is_some_and(|l| k < l) {
+        mark_earlier_process(&mut s);
+    }
+    Some(s)
 }
 
 /// In a log of several processes (the cycle counter restarted at gc 1), the index of the last
@@ -184,7 +188,7 @@ pub fn last_process(runs: &[Run]) -> Option<usize> {
 
 /// A run before the last process of its log: marked, and its findings say so (they are about
 /// a process that may not be the one the reader came for).
-pub fn mark_earlier_process(s: &mut RunSummary) {
+fn mark_earlier_process(s: &mut RunSummary) {
     s.earlier_process = true;
     for f in &mut s.findings {
         f.text.insert_str(

@@ -83,17 +83,9 @@ pub struct SourceJson<'a> {
 /// written: thousands of runs' summaries are never held together.
 fn numbered(src: &Source) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
     let last = crate::timeline::last_process(&src.timeline.runs);
-    src.timeline
-        .runs
-        .iter()
-        .enumerate()
-        .filter_map(move |(k, r)| {
-            let mut s = r.summary()?;
-            if last.is_some_and(|l| k < l) {
-                crate::timeline::mark_earlier_process(&mut s);
-            }
-            Some(s)
-        })
+    let runs = &src.timeline.runs;
+    (0..runs.len())
+        .filter_map(move |k| crate::timeline::summary_in_log(runs, last, k))
         .enumerate()
 }
 

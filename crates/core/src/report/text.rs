@@ -95,11 +95,8 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
     let last = crate::timeline::last_process(runs);
     let format_block = |b: usize, o: &mut String| {
         let from = b * BLOCK;
-        for (k, run) in runs.iter().enumerate().skip(from).take(BLOCK) {
-            if let Some(mut summary) = run.summary() {
-                if last.is_some_and(|l| k < l) {
-                    crate::timeline::mark_earlier_process(&mut summary);
-                }
+        for k in (from..runs.len()).take(BLOCK) {
+            if let Some(summary) = crate::timeline::summary_in_log(runs, last, k) {
                 run_text(o, numbers[k], &summary);
             }
         }

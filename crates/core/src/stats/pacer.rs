@@ -430,7 +430,7 @@ fn analyse(s: &PacerStats) -> PacerSummary {
     if let (true, Some(goal)) = (off_from_start, first_goal) {
         return off_with_limit(s, summary, f64::from(goal));
     }
-    let gogc_at = |i: usize| -> Option<(f64, f64, f64)> {
+    let gogc_at = |i: usize| -> Option<Estimate> {
         estimates
             .iter()
             .rev()
@@ -440,7 +440,7 @@ fn analyse(s: &PacerStats) -> PacerSummary {
     };
 
     for (i, p) in pts.iter().enumerate() {
-        let consistent = |(lo, _, hi): (f64, f64, f64)| implied[i].lo <= hi && lo <= implied[i].hi;
+        let consistent = |(lo, _, hi): Estimate| implied[i].meets(lo, hi);
         let by = match (gogc_at(i), shaped[i]) {
             // A goal at a ceiling that GOGC's own goal also explains was GOGC's there.
             (Some(est), Some(false)) if consistent(est) => SetBy::Gogc,
@@ -456,7 +456,7 @@ fn analyse(s: &PacerStats) -> PacerSummary {
                 // any GOGC, but its goal was the floor's.
                 if floorish[i] && (f64::from(p.goal) - floor_mb(g)).abs() <= 1.0 {
                     SetBy::Floor
-                } else if imp.lo <= hi && lo <= imp.hi {
+                } else if imp.meets(lo, hi) {
                     SetBy::Gogc
                 } else if imp.hi < lo && p.goal >= p.h2 {
                     SetBy::Limit
@@ -708,7 +708,31 @@ fn common_floor(pts: &[Point], floorish: &[bool]) -> Option<u32> {
 /// The value the most intervals share: `(lo, mid, hi)` of the region covered by the most,
 /// or `None` with no interval. The region is where the intervals of every cycle GOGC set
 /// overlap; cycles a limit or a floor set fall outside it.
-fn best_agreement(intervals: impl Iterator<Item = Implied>) -> Option<(f64, f64, f64)> {
+fn best_agreement(intervals: impl Iterator<Item = Implied>) -> Option<Estimate> {
+    let (mut best, mut region) = (0, None);
+    for r in depths(intervals) {
+        if r.opens && r.depth > best {
+            best = r.depth;
+            region = Some((r.lo, r.hi));
+        }
+    }
+    region
+        .filter(|_| best >= MIN_SUPPORT)
+        .map(|(lo, hi)| (lo, (lo + hi) / 2.0, hi))
+}
+
+/// A stretch between two interval edges and how many intervals cover it.
+struct Depth {
+    lo: f64,
+    hi: f64,
+    depth: i32,
+    /// The stretch begins where an interval opens.
+    opens: bool,
+}
+
+/// The stretches the intervals' edges cut the line into, in order, with their depth: the one
+/// sweep both agreements read.
+fn depths(intervals: impl Iterator<Item = Implied>) -> Vec<Depth> {
     let mut edges: Vec<(f64, i32)> = Vec::new();
     for imp in intervals {
         if imp.hi.is_finite() && imp.hi >= imp.lo {
@@ -718,50 +742,33 @@ fn best_agreement(intervals: impl Iterator<Item = Implied>) -> Option<(f64, f64,
     }
     // Openings before closings at the same value: touching intervals agree there.
     edges.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-    let (mut depth, mut best, mut region) = (0, 0, None);
-    for (k, &(x, d)) in edges.iter().enumerate() {
-        depth += d;
-        if d > 0 && depth > best {
-            best = depth;
-            // The region runs to the next edge.
-            let end = edges.get(k + 1).map_or(x, |e| e.0);
-            region = Some((x, end));
-        }
-    }
-    region
-        .filter(|_| best >= MIN_SUPPORT)
-        .map(|(lo, hi)| (lo, (lo + hi) / 2.0, hi))
+    let mut depth = 0;
+    (0..edges.len())
+        .map(|k| {
+            let (x, d) = edges[k];
+            depth += d;
+            Depth {
+                lo: x,
+                // The stretch runs to the next edge.
+                hi: edges.get(k + 1).map_or(x, |e| e.0),
+                depth,
+                opens: d > 0,
+            }
+        })
+        .collect()
 }
 
 /// With a limit binding, GOGC's own goals are the highest the run had: the agreement among the
 /// intervals that reach within 10 % of the highest value `MIN_SUPPORT` of them share (the
 /// highest alone would sit on the upper edge of the truncation's spread).
-fn highest_agreement(intervals: impl Iterator<Item = Implied>) -> Option<(f64, f64, f64)> {
+fn highest_agreement(intervals: impl Iterator<Item = Implied>) -> Option<Estimate> {
     let all: Vec<Implied> = intervals.collect();
-    let (top_lo, _, top_hi) = highest_shared(&all)?;
-    let band = (0.9 * top_lo, top_hi);
+    let top = depths(all.iter().copied())
+        .into_iter()
+        .rev()
+        .find(|r| r.depth >= MIN_SUPPORT)?;
+    let band = (0.9 * top.lo, top.hi);
     best_agreement(all.into_iter().filter(|i| i.lo <= band.1 && band.0 <= i.hi))
-}
-
-/// The highest value at least `MIN_SUPPORT` intervals share, `(lo, mid, hi)`.
-fn highest_shared(intervals: &[Implied]) -> Option<(f64, f64, f64)> {
-    let mut edges: Vec<(f64, i32)> = Vec::new();
-    for &imp in intervals {
-        if imp.hi.is_finite() && imp.hi >= imp.lo {
-            edges.push((imp.lo, 1));
-            edges.push((imp.hi, -1));
-        }
-    }
-    edges.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-    let (mut depth, mut region) = (0, None);
-    for (k, &(x, d)) in edges.iter().enumerate() {
-        depth += d;
-        if depth >= MIN_SUPPORT {
-            let end = edges.get(k + 1).map_or(x, |e| e.0);
-            region = Some((x, end));
-        }
-    }
-    region.map(|(lo, hi)| (lo, (lo + hi) / 2.0, hi))
 }
 
 /// A GOGC estimate: the range the evidence allows and its middle, `(lo, mid, hi)`.
@@ -787,10 +794,9 @@ fn segment(free: &[usize], implied: &[Implied]) -> Vec<Segment> {
     while k < free.len() {
         let i = free[k];
         let imp = implied[i];
-        let meets = |c: &Implied| imp.lo <= c.hi && c.lo <= imp.hi;
         match common {
             None => common = Some(imp),
-            Some(c) if meets(&c) => {
+            Some(c) if imp.meets(c.lo, c.hi) => {
                 common = Some(Implied {
                     lo: c.lo.max(imp.lo),
                     hi: c.hi.min(imp.hi),

@@ -21,7 +21,7 @@ impl Rule for AssistBound {
             if assist >= 0.05 {
                 let dominant = s.cpu_ms.assist > s.cpu_ms.background;
                 out.push(finding(
-                    "assist_bound",
+                    self.id(),
                     Severity::Warn,
                     &f.assist_top,
                     format!(

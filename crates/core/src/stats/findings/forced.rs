@@ -19,7 +19,7 @@ impl Rule for Forced {
                 0.0
             };
             out.push(finding(
-                "forced",
+                self.id(),
                 if cpu >= 0.5 {
                     Severity::Warn
                 } else {

@@ -27,7 +27,7 @@ impl Rule for GogcOff {
                 "no limit either: the goal printed is the runtime's no-goal maximum".to_string()
             };
             out.push(finding(
-                "gogc_off",
+                self.id(),
                 Severity::Info,
                 &cycles_of(&[s.first_cycle]),
                 format!(

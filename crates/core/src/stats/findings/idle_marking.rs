@@ -24,7 +24,7 @@ impl Rule for IdleMarking {
                 };
                 let total_pct = gc_share.unwrap_or(0.0) * 100.0;
                 out.push(finding(
-                    "idle_marking",
+                    self.id(),
                     severity,
                     &f.idle_top,
                     format!(

@@ -29,7 +29,7 @@ impl Rule for LiveGrowth {
             let (a, b, c) = (mean(last3[0].1), mean(last3[1].1), mean(last3[2].1));
             if b >= 1.1 * a && c >= 1.25 * b && c >= a + 4.0 * MIB as f64 {
                 out.push(finding(
-                    "live_growth",
+                    self.id(),
                     Severity::Warn,
                     &[last3[1].1.first, last3[2].1.first].map(|num| Ev {
                         num,

@@ -49,7 +49,7 @@ impl Rule for MemoryLimit {
                 &p.pinned_first
             };
             out.push(finding(
-                "memory_limit",
+                self.id(),
                 severity,
                 &cycles_of(evidence),
                 format!(

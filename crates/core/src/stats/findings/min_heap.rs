@@ -22,7 +22,7 @@ impl Rule for MinHeap {
                     .floor_mb
                     .map_or_else(|| "the floor".to_string(), |f| format!("the {f} MB floor"));
                 out.push(finding(
-                    "min_heap",
+                    self.id(),
                     Severity::Warn,
                     &cycles_of(&p.floor_first),
                     format!(

@@ -15,7 +15,7 @@ impl Rule for Overshoot {
         let over = f.overshoot_n as f64 / n;
         if over >= 0.2 {
             out.push(finding(
-                "overshoot",
+                self.id(),
                 Severity::Info,
                 &f.overshoot_top,
                 format!(

@@ -39,7 +39,7 @@ impl Rule for PageDensity {
                     0.0
                 };
                 out.push(finding(
-                    "page_density",
+                    self.id(),
                     severity,
                     &[],
                     format!(

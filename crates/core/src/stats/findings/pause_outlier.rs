@@ -82,7 +82,7 @@ impl Rule for PauseOutlier {
                 ),
             };
             out.push(finding(
-                "pause_outlier",
+                self.id(),
                 severity,
                 &outliers[..outliers.len().min(K)],
                 format!(

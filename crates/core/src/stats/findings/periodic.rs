@@ -14,7 +14,7 @@ impl Rule for Periodic {
         let Ctx { f, .. } = *cx;
         if f.gap_n > 0 {
             out.push(finding(
-                "periodic",
+                self.id(),
                 Severity::Info,
                 &f.gap_first,
                 format!(

@@ -17,7 +17,7 @@ impl Rule for RootsDominate {
             let share = f.roots_sum as f64 / ((f.roots_sum + f.roots_live_sum) as f64).max(1.0);
             if share >= 0.2 {
                 out.push(finding(
-                    "roots_dominate",
+                    self.id(),
                     Severity::Info,
                     &f.roots_top,
                     format!(

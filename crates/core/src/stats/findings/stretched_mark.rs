@@ -25,7 +25,7 @@ impl Rule for StretchedMark {
             return;
         }
         out.push(finding(
-            "stretched_mark",
+            self.id(),
             Severity::Warn,
             &[],
             format!(

@@ -60,7 +60,7 @@ impl Rule for StwDominates {
             None => String::new(),
         };
         out.push(finding(
-            "stw_dominates",
+            self.id(),
             Severity::Warn,
             &f.pauses[..f.pauses.len().min(3)],
             format!(
