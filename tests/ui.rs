@@ -1247,3 +1247,22 @@ fn the_heap_panel_names_the_pacer_gogc_and_a_binding_limit() {
         "no limit under the heap panel:\n{s}"
     );
 }
+
+/// Under `go run` the log's first processes are the go command's and the compiler's: the
+/// dashboard opens on the program's run, and a run before it says it is an earlier process,
+/// its findings too.
+#[test]
+fn a_go_run_logs_earlier_process_says_so_in_the_header() {
+    let mut a = app(&["go/pacer/gorun_graph_cold.log"]);
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("run 84/84"), "{s}");
+    assert!(!s.contains("earlier process"), "{s}");
+    a.act(Action::PrevRun);
+    let s = screen(&mut a, 120, 40);
+    assert!(s.contains("earlier process, run 83/84"), "{s}");
+    let findings = &a.panes[0].summary.as_ref().unwrap().findings;
+    assert!(!findings.is_empty());
+    assert!(findings
+        .iter()
+        .all(|f| f.text.starts_with("(An earlier process")));
+}

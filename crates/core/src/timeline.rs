@@ -188,7 +188,7 @@ pub fn last_process(runs: &[Run]) -> Option<usize> {
 
 /// A run before the last process of its log: marked, and its findings say so (they are about
 /// a process that may not be the one the reader came for).
-fn mark_earlier_process(s: &mut RunSummary) {
+pub fn mark_earlier_process(s: &mut RunSummary) {
     s.earlier_process = true;
     for f in &mut s.findings {
         f.text.insert_str(

@@ -166,7 +166,9 @@ impl App {
     /// Recompute what views read and is too costly for the render path.
     pub fn refresh(&mut self) {
         for p in &mut self.panes {
-            let key = (p.run, p.shown);
+            // The run count is in the key: a new process makes the ones before it earlier
+            // processes of the log, and their findings say so.
+            let key = (p.run, p.shown, p.timeline.runs.len());
             if Some(key) == p.summary_key {
                 continue;
             }
@@ -188,6 +190,14 @@ impl App {
                 }
                 stats.summary(r.first_line, r.restart)
             };
+            let last = gcscope_core::timeline::last_process(&p.timeline.runs);
+            if let Some(s) = p
+                .summary
+                .as_mut()
+                .filter(|_| last.is_some_and(|l| p.run.index() < l))
+            {
+                gcscope_core::timeline::mark_earlier_process(s);
+            }
         }
         let windows: Vec<_> = self.panes.iter().map(|p| self.window(p)).collect();
         for (p, w) in self.panes.iter_mut().zip(windows) {

@@ -37,7 +37,7 @@ pub struct Pane {
     /// Summary of the shown cycles, refreshed by `App::refresh` (never on the render path).
     pub summary: Option<RunSummary>,
     /// What `summary` was computed from: (run, shown).
-    pub(super) summary_key: Option<(RunId, usize)>,
+    pub(super) summary_key: Option<(RunId, usize, usize)>,
     /// Running statistics of the cycles revealed so far by a replay (run, stats): extended
     /// cycle by cycle as the replay advances, rebuilt only when it goes back.
     pub(super) replay_stats: (RunId, RunStats),

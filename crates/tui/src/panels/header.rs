@@ -168,7 +168,7 @@ pub(crate) fn named(
     }
     spans.push(Span::raw(format!("cycles {}/{}", p.cycles().len(), total)));
     if let Some(c) = sel {
-        spans.push(Span::raw(format!("GC CPU {}%", c.cum_pct)));
+        spans.push(Span::raw(format!("Go's GC {}%", c.cum_pct)));
         spans.push(Span::raw(format!(
             "at gc {} @{:.3}s",
             c.num,
@@ -177,6 +177,14 @@ pub(crate) fn named(
     }
     if !state_first {
         spans.push(Span::styled(state, theme.bold()));
+    }
+    // Under go run / go test the first processes of a log are the go command's and the
+    // compiler's: said beside the state, with the run number, so nobody tunes the wrong process.
+    if s.is_some_and(|s| s.earlier_process) {
+        spans.push(Span::styled(
+            format!("earlier process, run {}/{}", p.run.number(), runs.max(1)),
+            theme.bold(),
+        ));
     }
     if let Some(b) = program.and_then(|g| g.start.build.as_deref()) {
         spans.push(Span::raw(b.to_string()));
@@ -200,7 +208,9 @@ pub(crate) fn named(
             theme.bold(),
         ));
     }
-    spans.push(Span::raw(format!("run {}/{}", p.run.number(), runs.max(1))));
+    if !s.is_some_and(|s| s.earlier_process) {
+        spans.push(Span::raw(format!("run {}/{}", p.run.number(), runs.max(1))));
+    }
     if let Some(s) = s {
         spans.push(Span::raw(format!("{}, {} P", s.format, s.procs)));
     }

@@ -27,7 +27,7 @@ impl Rule for Forced {
                 },
                 &f.forced_first,
                 format!(
-                    "{} of {} cycles were forced{} ({} of GC CPU): the program, not the pacer, \
+                    "{} of {} cycles were forced{} ({} of GC P time): the program, not the pacer, \
                      started them (runtime.GC, debug.FreeOSMemory{}). Not claimed: which call.",
                     f.forced_n,
                     f.n,

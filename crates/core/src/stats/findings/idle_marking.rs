@@ -28,10 +28,10 @@ impl Rule for IdleMarking {
                     severity,
                     &f.idle_top,
                     format!(
-                        "{} of GC CPU is idle marking ({} of {} ms): of GC's {:.1}% of the \
-                         {} Ps' time, {:.1} points are idle Ps marking with CPU no goroutine \
+                        "{} of GC P time is idle marking ({} of {} ms): of GC's {:.1}% of the \
+                         {} Ps' time, {:.1} points are idle Ps marking with time no goroutine \
                          wanted. runtime/metrics counts it apart (/cpu/classes/gc/mark/idle); \
-                         compulsory GC CPU ({} ms) is the cost. Not claimed: that the program \
+                         compulsory GC P time ({} ms) is the cost. Not claimed: that the program \
                          would run faster without it.",
                         pct(idle),
                         go_ms(s.cpu_ms.idle),

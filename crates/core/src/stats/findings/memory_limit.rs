@@ -25,7 +25,7 @@ impl Rule for MemoryLimit {
                     Severity::Warn,
                     format!(
                         "The goal is pinned to the live heap in {} cycles and GC took {gc_pct}% \
-                         (cumulative, the runtime's figure): the death spiral the CPU limiter \
+                         (Go's printed %, cumulative since start): the death spiral the CPU limiter \
                          guards against (at most ~50% of the Ps, mgclimit.go). ",
                         p.pinned_cycles
                     ),
@@ -35,7 +35,7 @@ impl Rule for MemoryLimit {
                     Severity::Warn,
                     format!(
                         "Little room is left: the goal sits at the live heap in {} cycles and \
-                         GC took {gc_pct}% (cumulative): a risk of thrashing as the live heap \
+                         GC took {gc_pct}% (Go's printed %): a risk of thrashing as the live heap \
                          grows. ",
                         p.pinned_cycles
                     ),
