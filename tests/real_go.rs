@@ -101,3 +101,57 @@ fn ab_of_two_real_builds_says_green_tea_lowers_compulsory_gc_cpu() {
     assert!(metric("wall_s")["a"]["n"].as_u64() == Some(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tune --verify` on a real Go program: record the recorder's pointer shape at GOGC=100,
+/// fit it, then let `tune` run the program at GOGC=100 and 200 (3 runs each, interleaved).
+/// Asserted: the measurement is there beside the prediction for both settings, the trace's
+/// own setting first; and, the figure least moved by a machine's load, the measured cycles at
+/// GOGC=200 within the model's range. The whole table is printed (`--nocapture`).
+#[test]
+#[cfg_attr(
+    not(real_go),
+    ignore = "no Go toolchain when this was built: set GCSCOPE_GO or put go on PATH (DEVELOPERS.md)"
+)]
+fn tune_verify_runs_a_real_go_program_at_the_predicted_settings() {
+    let go = go();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/go/recorder/gcwork");
+    let dir = std::env::temp_dir().join(format!("gcscope-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("gcwork");
+    assert!(build(&go, &src, &bin, None));
+    let args = ["-mode", "pointer", "-live-mb", "16", "-scale", "0.2"];
+    let rec = Command::new(&bin)
+        .args(args)
+        .env("GODEBUG", "gctrace=1")
+        .env("GOGC", "100")
+        .env("GOMAXPROCS", "2")
+        .output()
+        .unwrap();
+    assert!(rec.status.success());
+    let trace = dir.join("fit.log");
+    std::fs::write(&trace, &rec.stderr).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .arg("tune")
+        .arg(&trace)
+        .args(["--json", "--gogc", "200", "--verify", "--runs", "3", "--"])
+        .arg(&bin)
+        .args(args)
+        .env("GOMAXPROCS", "2")
+        .env_remove("GODEBUG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    eprintln!("{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checks = v["verify"].as_array().unwrap();
+    eprintln!("{}", serde_json::to_string_pretty(checks).unwrap());
+    assert_eq!(checks.len(), 2, "the trace's own setting and GOGC=200");
+    assert_eq!(checks[0]["own"], true);
+    assert_eq!(checks[1]["gogc"], 200);
+    for c in checks {
+        assert_eq!(c["measured"]["runs"], 3, "{c}");
+    }
+    assert_eq!(checks[1]["held"]["cycles"], true, "{}", checks[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 mod lab;
 mod run;
 mod summary;
+mod tune;
 mod view;
 
 use anyhow::Result;
@@ -118,6 +119,15 @@ enum Command {
     /// fail (non-zero status, a signal, the time cap) are reported and left out. The load
     /// other processes put on the machine is measured per run and reported.
     Ab(run::AbArgs),
+    /// What another GOGC or memory limit would cost: predicted from one run of a trace.
+    ///
+    /// Fits the work the program does (MiB allocated between cycles), its live heap and roots,
+    /// the pacer's over- or undershoot and the compulsory GC P time per cycle, then predicts
+    /// for the same work, per setting: cycles, compulsory GC P time and its share of the Ps,
+    /// peak and mean heap, cycles/s, where a limit binds and when the CPU limiter would. A
+    /// model, shown as one; it refuses runs it does not fit (a growing live heap, phases, too
+    /// few cycles) and settings far outside the trace. docs/TUNE.md has its validation.
+    Tune(tune::TuneArgs),
     /// An A/B that plays by itself: two real Go 1.27.3 traces built in, legacy vs Green Tea.
     ///
     /// The same program (a graph heap, 2 P) recorded under GODEBUG=gctrace=2 with Go 1.27.3,
@@ -178,6 +188,7 @@ pub fn run() -> Result<()> {
         None => view::view(&cli.files, cli.follow),
         Some(Command::View { files, follow }) => view::view(&files, follow),
         Some(Command::Summary { files, json, csv }) => summary::summary(&files, json, csv),
+        Some(Command::Tune(args)) => tune::tune(&args),
         Some(Command::Lab {
             args,
             ab,

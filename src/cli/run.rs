@@ -75,7 +75,7 @@ fn build_and_level(program: Option<PathBuf>, gctrace: Option<u8>) -> (Option<Str
 /// Stops the program(s) when gcscope is sent SIGINT, SIGTERM, SIGHUP or SIGQUIT while
 /// headless: passed on as the same signal (then SIGKILL after the grace period), so the
 /// summary is still printed.
-fn forward_signals(control: Arc<ChildControl>) {
+pub(crate) fn forward_signals(control: Arc<ChildControl>) {
     let (ready, is_ready) = std::sync::mpsc::channel::<()>();
     std::thread::spawn(move || {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()

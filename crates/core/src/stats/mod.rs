@@ -7,6 +7,7 @@ pub mod pacer;
 pub mod percentile;
 pub mod run_stats;
 pub mod summary;
+pub mod tune;
 pub mod turns;
 
 use serde::Serialize;
