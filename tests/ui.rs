@@ -727,7 +727,7 @@ fn one_trace_at_every_size_shows_its_name_counts_selected_cycle_and_four_panels(
         ] {
             assert_eq!(text.matches(title).count(), 1, "{title}:\n{text}");
         }
-        assert!(sc.hint_bar().starts_with(" q  quit  ? i  help"), "{text}");
+        assert!(sc.hint_bar().starts_with(" q  quit  ? i t  help"), "{text}");
     });
 }
 
@@ -1265,4 +1265,40 @@ fn a_go_run_logs_earlier_process_says_so_in_the_header() {
     assert!(findings
         .iter()
         .all(|f| f.text.starts_with("(An earlier process")));
+}
+
+/// The tune view (`t`): the curve of peak heap against GC P time over GOGC, the grid with the
+/// trace's own GOGC starred, the settings worth trying, at 80x24 and in an A/B with both
+/// sides' grids; any other key closes it.
+#[test]
+fn the_tune_view_shows_the_model_at_80x24_and_both_sides_in_an_a_b() {
+    let tree = "go/pacer/sweep_tree_gogc100.log";
+    let mut a = app(&[tree]);
+    a.act(Action::Tune);
+    assert_eq!(a.mode, Mode::Tune);
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("tune: a model, not measured"), "{s}");
+    assert!(s.contains("98*"), "the trace's own GOGC starred: {s}");
+    assert!(s.contains("peak MiB") && s.contains("GC % Ps"), "{s}");
+    assert!(s.contains("try: GOGC=50"), "{s}");
+    assert!(s.contains("peak heap MiB"), "the x axis: {s}");
+    insta::assert_snapshot!("tune_80x24", s);
+    a.key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
+    assert_eq!(a.mode, Mode::Normal, "another key closes it");
+
+    let mut ab = app(&[tree, "go/pacer/sweep_graph_gogc100.log"]);
+    ab.act(Action::Tune);
+    let s = screen(&mut ab, 120, 40);
+    assert!(s.contains("A GOGC") && s.contains("B GOGC"), "{s}");
+    assert!(s.contains("A try:") && s.contains("B try:"), "{s}");
+    assert!(s.contains("curves: A"), "which curve is whose: {s}");
+
+    // A run the model refuses says why instead of a curve.
+    let mut leak = app(&["go/go1.27.3_greentea_heapleak_p2_live-growth.log"]);
+    leak.act(Action::Tune);
+    let s = screen(&mut leak, 100, 30);
+    assert!(
+        s.contains("no model: the live heap is still growing"),
+        "{s}"
+    );
 }

@@ -66,6 +66,7 @@ pub fn draw(f: &mut Frame, app: &App, theme: Theme) {
     match &app.mode {
         Mode::Help => panels::help::draw(f, area, theme),
         Mode::Findings => panels::findings::draw(f, app, area, theme),
+        Mode::Tune => panels::tune::draw(f, app, area, theme),
         // `/`'s prompt is in the hint bar.
         Mode::Normal | Mode::Jump(_) => {}
     }

@@ -199,6 +199,11 @@ impl App {
                 gcscope_core::timeline::mark_earlier_process(s);
             }
         }
+        if self.mode == Mode::Tune {
+            for p in &mut self.panes {
+                p.refresh_tune();
+            }
+        }
         let windows: Vec<_> = self.panes.iter().map(|p| self.window(p)).collect();
         for (p, w) in self.panes.iter_mut().zip(windows) {
             refresh_cols(p, w);
@@ -314,6 +319,7 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Help => self.toggle(Mode::Help),
             Action::Findings => self.toggle(Mode::Findings),
+            Action::Tune => self.toggle(Mode::Tune),
             Action::PlayPause => {
                 if self.playing {
                     self.playing = false;

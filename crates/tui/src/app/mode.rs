@@ -17,6 +17,9 @@ pub enum Mode {
     /// The findings overlay (`i`): 1-9 go to a finding's first evidence cycle; any other key
     /// closes it, except quit.
     Findings,
+    /// The tune view (`t`): what another GOGC would cost, by the model, for each side's run;
+    /// any action key closes it, except quit.
+    Tune,
     /// `/` typed: the digits so far. Enter goes to that cycle; any other key cancels.
     Jump(String),
 }

@@ -3,6 +3,7 @@
 
 use super::cols::Cols;
 use gcscope_core::stats::summary::{RunStats, RunSummary};
+use gcscope_core::stats::tune::Tune;
 use gcscope_core::stats::turns::TurnSamples;
 use gcscope_core::timeline::{Run, Timeline};
 use gcscope_model::{Cycle, CycleIndex, RunId};
@@ -45,6 +46,11 @@ pub struct Pane {
     pub cols: Cols,
     /// A live lab A/B side's completed turns, each a sample for the strip.
     pub(super) turns: TurnSamples,
+    /// What another GOGC would cost, for the tune view (`t`): the model's answer for the shown
+    /// cycles of the selected run, or why it has none. Computed by `App::refresh` while the
+    /// view is open, keyed like `summary`.
+    pub tune: Option<Result<Tune, String>>,
+    pub(super) tune_key: Option<(RunId, usize, usize)>,
 }
 
 impl Pane {
@@ -67,7 +73,24 @@ impl Pane {
             replay_stats: (RunId::FIRST, RunStats::default()),
             cols: Cols::default(),
             turns: TurnSamples::default(),
+            tune: None,
+            tune_key: None,
         }
+    }
+
+    /// The tune view's model for the selected run, over its shown cycles: recomputed when the
+    /// run, the shown count or the runs change (one pass over the run's cycles).
+    pub(super) fn refresh_tune(&mut self) {
+        let key = (self.run, self.shown, self.timeline.runs.len());
+        if self.tune_key == Some(key) {
+            return;
+        }
+        self.tune_key = Some(key);
+        self.tune = self.timeline.runs.get(self.run.index()).map(|r| {
+            let shown = &r.cycles[..self.shown.min(r.cycles.len())];
+            let pacer = self.summary.as_ref().and_then(|s| s.pacer.as_ref());
+            gcscope_core::stats::tune::tune(shown, pacer, &[]).map_err(|e| e.to_string())
+        });
     }
 
     #[must_use]

@@ -16,6 +16,7 @@ pub(crate) mod log;
 pub(crate) mod pauses;
 pub(crate) mod phases;
 pub(crate) mod strip;
+pub(crate) mod tune;
 
 use crate::app::Pane;
 use crate::view::Theme;
