@@ -172,3 +172,46 @@ fn a_failing_command_is_counted_and_left_out() {
     let s = text(&o.stdout);
     assert!(s.contains("no run gave figures (1 failed)"), "{s}");
 }
+
+/// SIGINT during `--verify`: the running program is stopped, what was measured so far is
+/// printed, and gcscope exits 128 + 2, as `ab` does.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_verify_stops_the_program_and_prints_what_it_has() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("gcscope-tune-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    let script = format!("echo $$ > {}; exec sleep 30", pidfile.display());
+    let child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["tune", TREE, "--verify", "--", "sh", "-c", &script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !pidfile.exists() && t0.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(128 + libc::SIGINT),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("stopped; the runs so far are compared"));
+    assert!(text(&out.stdout).contains("no run gave figures (1 failed)"));
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    assert!(!alive, "the program {pid} outlived gcscope");
+    let _ = std::fs::remove_dir_all(&dir);
+}

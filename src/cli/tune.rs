@@ -318,6 +318,26 @@ fn verify(args: &TuneArgs, name: &str, k: usize, t: &Tune) -> Result<()> {
         .enumerate()
         .map(|(i, p)| check::verify(p, &figures[i], failed[i]))
         .collect();
+    // Stopped by a signal: the runs so far are printed, and gcscope ends as the signal says.
+    let stopped = control.stopping().then(|| control.signal()).flatten();
+    let printed = print_verify(args, name, k, t, &display, runs, &verified);
+    if let Some(sig) = stopped {
+        printed?;
+        return Err(super::run::ExitWith(128 + sig).into());
+    }
+    printed
+}
+
+fn print_verify(
+    args: &TuneArgs,
+    name: &str,
+    k: usize,
+    t: &Tune,
+    display: &str,
+    runs: usize,
+    verified: &[gcscope_core::stats::tune::verify::Verified],
+) -> Result<()> {
+    use gcscope_core::stats::tune::verify as check;
     if args.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -332,15 +352,15 @@ fn verify(args: &TuneArgs, name: &str, k: usize, t: &Tune) -> Result<()> {
         return print_json(&Out {
             trace: name,
             run: k + 1,
-            command: &display,
+            command: display,
             runs_per_setting: runs,
             tune: t,
-            verify: &verified,
+            verify: verified,
         });
     }
     print(&format!(
         "{}\n{}",
         report::tune_text(name, k, t),
-        report::verify_text(&display, runs, t.basis.work_mib, &verified)
+        report::verify_text(display, runs, t.basis.work_mib, verified)
     ))
 }
