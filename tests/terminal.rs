@@ -348,3 +348,67 @@ fn one_ctrl_c_reaches_a_headless_program_once() {
     assert!(t.contains("exit status 0 after"), "{t}");
     assert!(!t.contains("stopped by gcscope"), "{t}");
 }
+
+/// What the dashboard showed, the terminal keeps: after `q`, `gcscope ab` prints its table
+/// (what `--headless` prints) once the alternate screen is left, and `gcscope run` its
+/// summary. The programs replay recorded traces (a shell `cat` to stderr), so no Go is needed.
+#[test]
+fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
+    let replay = |g: u32| format!("cat traces/go/pacer/sweep_tree_gogc{g}.log >&2");
+    let (a, b) = (replay(100), replay(200));
+    let mut on = OnPty::start(&["ab", "--runs", "3", &a, &b]);
+    // Each run is a `cat` of a recorded trace: all six end within a second or two.
+    on.wait_for("exited", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(2500));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text
+        .rsplit("\u{1b}[?1049l")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        after.contains("A median [min-max]"),
+        "no table after the dashboard: {after:?}"
+    );
+    assert!(after.contains("cycles/s"), "{after:?}");
+    assert!(
+        !after.contains("closed after"),
+        "every run ended: {after:?}"
+    );
+
+    // Closed before the A/B ended: the table of what ran, and the reason it is short.
+    let slow = format!("{a}; sleep 30");
+    let mut on = OnPty::start(&["ab", "--runs", "3", &slow, &b]);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    on.wait_exit(Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    assert!(
+        after.contains("the dashboard closed after 0 of 3 runs a side"),
+        "{after:?}"
+    );
+
+    let mut on = OnPty::start(&["run", "--", "sh", "-c", &format!("{a}; sleep 30")]);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    on.wait_exit(Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    assert!(after.contains("gcscope run: sh -c"), "{after:?}");
+    assert!(
+        after.contains("49 cycles"),
+        "the summary of what it read: {after:?}"
+    );
+    assert!(
+        after.contains("stopped when the dashboard closed"),
+        "{after:?}"
+    );
+}

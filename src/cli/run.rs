@@ -167,11 +167,30 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let control = ChildControl::new();
     if !headless {
-        let result = gcscope_tui::run(
-            vec![(display, Spec::Run(Box::new(spec), control.clone()))],
-            None,
-        );
+        let (timelines, result) = gcscope_tui::run_keeping(vec![(
+            display.clone(),
+            Spec::Run(Box::new(spec), control.clone()),
+        )]);
         stop_after_dashboard(&control, &result);
+        // What the dashboard showed stays in the terminal: the summary `--headless` prints,
+        // where it prints it.
+        if let Some(tl) = timelines.into_iter().next() {
+            // gcscope's quit stops a program still running: said as such, not as a crash.
+            let status = match control.exit() {
+                None => "still running when the dashboard closed".to_string(),
+                Some(s) if control.stopping() && !s.success() => {
+                    format!("stopped when the dashboard closed: {s}")
+                }
+                Some(s) => s.to_string(),
+            };
+            let text = report::summary_text(&[Source {
+                name: format!("{display} ({status})"),
+                timeline: tl,
+            }]);
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "gcscope run: {display}: {status}");
+            let _ = err.write_all(text.as_bytes());
+        }
         result?;
         return match control.exit() {
             Some(s) if !s.success() => Err(ExitWith(s.shell_code()).into()),
@@ -298,8 +317,39 @@ pub fn ab(args: AbArgs) -> Result<()> {
             (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
             (args.b.clone(), Spec::Driven),
         ];
-        let result = gcscope_tui::run(sources, None);
+        let (timelines, result) = gcscope_tui::run_keeping(sources);
         stop_after_dashboard(&control, &result);
+        // What the dashboard showed stays in the terminal: the table `--headless` prints.
+        if timelines.len() == 2 {
+            let sources: Vec<Source> = timelines
+                .into_iter()
+                .zip([&args.a, &args.b])
+                .map(|(timeline, cmd)| Source {
+                    name: cmd.clone(),
+                    timeline,
+                })
+                .collect();
+            let planned = usize::from(args.runs);
+            let done = sources
+                .iter()
+                .map(|s| {
+                    s.timeline
+                        .programs
+                        .iter()
+                        .filter(|p| !p.start.warmup && p.exit.is_some())
+                        .count()
+                })
+                .min()
+                .unwrap_or(0);
+            let why = (done < planned)
+                .then(|| format!("the dashboard closed after {done} of {planned} runs a side"));
+            // (`--json` runs headless: this is the table.)
+            print(&report::ab_text(
+                &sources[..1],
+                &sources[1..],
+                why.as_deref(),
+            ))?;
+        }
         return Ok(result?);
     }
     forward_signals(control.clone());

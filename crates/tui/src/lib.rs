@@ -24,6 +24,7 @@ use app::{App, Pane};
 use crossterm::event::{Event as Term, MouseEventKind};
 pub use error::Error;
 use futures::{Stream, StreamExt};
+use gcscope_core::timeline::Timeline;
 use gcscope_model::SourceId;
 use gcscope_source::{Batch, Interrupted, Signals, Spec};
 use ratatui::backend::Backend;
@@ -42,7 +43,14 @@ pub fn run(
     sources: Vec<(String, Spec)>,
     lab: Option<gcscope_source::LabControl>,
 ) -> Result<(), Error> {
-    run_app(sources, |app| app.lab = lab)
+    run_app(sources, |app| app.lab = lab).1
+}
+
+/// The dashboard, and what its sources had read when it ended: the panes' timelines, in the
+/// sources' order, for the report a command prints once the terminal is back (what the
+/// dashboard showed, the terminal keeps). Empty when the loop itself failed.
+pub fn run_keeping(sources: Vec<(String, Spec)>) -> (Vec<Timeline>, Result<(), Error>) {
+    run_app(sources, |_| {})
 }
 
 /// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with
@@ -53,16 +61,24 @@ pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<(), Err
         app.speed = 0;
         app.notice = Some(caption);
     })
+    .1
 }
 
-fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result<(), Error> {
+fn run_app(
+    sources: Vec<(String, Spec)>,
+    setup: impl FnOnce(&mut App),
+) -> (Vec<Timeline>, Result<(), Error>) {
     if !std::io::stdout().is_terminal() {
-        return Err(Error::NotATerminal);
+        return (Vec::new(), Err(Error::NotATerminal));
     }
-    let rt = tokio::runtime::Builder::new_current_thread()
+    let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .build()?;
-    rt.block_on(async {
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return (Vec::new(), Err(e.into())),
+    };
+    let ended = rt.block_on(async {
         let (tx, rx) = tokio::sync::mpsc::channel::<Batch>(64);
         let panes = sources
             .iter()
@@ -93,11 +109,14 @@ fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result
             view::Theme::from_env(),
         )
         .await
-    })
-    .and_then(|(app, signal)| {
-        if let Some(signal) = signal {
-            return Err(Interrupted(signal).into());
-        }
+    });
+    let (app, signal) = match ended {
+        Ok(x) => x,
+        Err(e) => return (Vec::new(), Err(e)),
+    };
+    let result = if let Some(signal) = signal {
+        Err(Interrupted(signal).into())
+    } else {
         // Every source failed and nothing was read: the dashboard showed why; the status
         // says so too.
         let failed: Vec<_> = app
@@ -107,10 +126,12 @@ fn run_app(sources: Vec<(String, Spec)>, setup: impl FnOnce(&mut App)) -> Result
             .filter_map(|p| p.timeline.source.error().cloned())
             .collect();
         if !failed.is_empty() && failed.len() == app.panes.len() {
-            return Err(Error::NothingRead(failed));
+            Err(Error::NothingRead(failed))
+        } else {
+            Ok(())
         }
-        Ok(())
-    })
+    };
+    (app.panes.into_iter().map(|p| p.timeline).collect(), result)
 }
 
 struct Restore;
