@@ -884,3 +884,26 @@ fn help_describes_every_command_and_argument() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The classic forgotten `2>&1`: input without a gc line gets the dashboard's hint on stderr
+/// (summary and compare), and an A/B whose runs printed none says so and fails.
+#[test]
+fn input_without_gc_lines_says_how_go_prints_them() {
+    let o = gcscope_stdin(&["summary", "-"], b"hello\nworld\n");
+    assert!(o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("no gc lines in -"), "{e}");
+    assert!(
+        e.contains("GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -"),
+        "{e}"
+    );
+    let o = gcscope(&["summary", "traces/go/pacer/sweep_tree_gogc100.log"]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("no gc lines"));
+    let o = gcscope(&["ab", "--runs", "1", "echo a", "echo b"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("1 of A's and 1 of B's runs ended well but printed no gc line"),
+        "{out}"
+    );
+}

@@ -266,6 +266,24 @@ pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<S
         .collect()
 }
 
+/// A source that held no gc line: said on stderr with how Go prints them (the classic
+/// forgotten `2>&1`), as the dashboard's guide says it.
+pub(crate) fn hint_no_gc_lines(sources: &[Source]) {
+    let empty: Vec<&str> = sources
+        .iter()
+        .filter(|s| s.timeline.cycle_count() == 0)
+        .map(|s| s.name.as_str())
+        .collect();
+    if empty.is_empty() {
+        return;
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "gcscope: no gc lines in {}.", empty.join(", "));
+    for line in gcscope_core::fmt::NO_GC_LINES_HINT {
+        let _ = writeln!(err, "  {line}");
+    }
+}
+
 pub(crate) fn print(s: &str) -> Result<()> {
     write_stdout(|out| out.write_all(s.as_bytes()))
 }

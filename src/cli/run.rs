@@ -349,6 +349,14 @@ pub fn ab(args: AbArgs) -> Result<()> {
                 &sources[1..],
                 why.as_deref(),
             ))?;
+            result?;
+            if sources
+                .iter()
+                .any(|s| s.timeline.program_samples().is_empty())
+            {
+                return Err(ExitWith(1).into());
+            }
+            return Ok(());
         }
         return Ok(result?);
     }
@@ -386,6 +394,14 @@ pub fn ab(args: AbArgs) -> Result<()> {
         if let Some(sig) = control.signal() {
             return Err(ExitWith(128 + sig).into());
         }
+        return Err(ExitWith(1).into());
+    }
+    // Nothing to compare (no run of a side gave cycles) is a failed A/B, whatever the
+    // programs' own statuses.
+    if sources
+        .iter()
+        .any(|s| s.timeline.program_samples().is_empty())
+    {
         return Err(ExitWith(1).into());
     }
     Ok(())

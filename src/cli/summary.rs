@@ -29,6 +29,7 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
         return rows.finish().context("writing the output");
     }
     let sources = read_sources(files, false)?;
+    super::hint_no_gc_lines(&sources);
     let printed = if json {
         print_json(&report::summary_json(&sources))
     } else {
@@ -70,6 +71,8 @@ pub fn compare(
             .collect()
     };
     let (a, b) = (read(a)?, read(b)?);
+    super::hint_no_gc_lines(&a);
+    super::hint_no_gc_lines(&b);
     if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
         bail!("each side needs at least one run with gc cycles");
     }

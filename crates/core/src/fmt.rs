@@ -7,6 +7,17 @@ use crate::stats::Spread;
 // module.
 pub use gcscope_model::units::{escape_controls, go_ms, path, Fixed};
 
+/// How Go prints gc lines, for a source that had none: the dashboard's guide and the headless
+/// commands' hint on stderr say the same.
+pub const NO_GC_LINES_HINT: [&str; 6] = [
+    "Go prints one line per GC cycle on standard error when GODEBUG has gctrace=1:",
+    "  GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -      (2>&1: the lines are on stderr)",
+    "  GODEBUG=gctrace=1 ./prog 2> gc.log; gcscope view gc.log",
+    "GODEBUG=gctrace=2 (Go 1.25+) adds scan: lines: page scan density, Green Tea's measure.",
+    "gcscope reads Go 1.5 and later; older runtimes printed another format.",
+    "No Go program at hand? `gcscope demo` replays a real A/B; `gcscope` runs the lab.",
+];
+
 /// A share (0..1) as a percentage with one decimal, or `n/a`.
 #[must_use]
 pub fn pct(x: Option<f64>) -> String {

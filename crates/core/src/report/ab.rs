@@ -167,11 +167,35 @@ pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
     }
     let _ = writeln!(o);
     if j.compare.a_runs == 0 || j.compare.b_runs == 0 {
-        let _ = writeln!(
-            o,
-            "nothing to compare: {} of A's and {} of B's runs ended well (status 0, not stopped)",
-            j.compare.a_runs, j.compare.b_runs
-        );
+        // Runs that ended well but printed no gc line are not failures of the program: said
+        // apart, with how Go prints them.
+        let silent = |side: &[Source]| -> usize {
+            side.iter()
+                .map(|s| {
+                    s.timeline
+                        .programs
+                        .iter()
+                        .filter(|p| p.is_sample() && p.main_run(&s.timeline.runs).is_none())
+                        .count()
+                })
+                .sum()
+        };
+        let (sa, sb) = (silent(a), silent(b));
+        if sa + sb > 0 {
+            let _ = writeln!(
+                o,
+                "nothing to compare: {sa} of A's and {sb} of B's runs ended well but printed no \
+                 gc line (gctrace was set in GODEBUG: is it a Go program, does it send its \
+                 stderr elsewhere, or set GODEBUG itself?)"
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "nothing to compare: {} of A's and {} of B's runs ended well (status 0, not \
+                 stopped)",
+                j.compare.a_runs, j.compare.b_runs
+            );
+        }
         return o;
     }
     o.push_str(&compare_text(a, b));

@@ -58,15 +58,8 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         );
         return;
     }
-    for text in [
-        "",
-        "Go prints one line per GC cycle on standard error when GODEBUG has gctrace=1:",
-        "  GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -      (2>&1: the lines are on stderr)",
-        "  GODEBUG=gctrace=1 ./prog 2> gc.log; gcscope view gc.log",
-        "GODEBUG=gctrace=2 (Go 1.25+) adds scan: lines: page scan density, Green Tea's measure.",
-        "gcscope reads Go 1.5 and later; older runtimes printed another format.",
-        "No Go program at hand? `gcscope demo` replays a real A/B; `gcscope` runs the lab.",
-    ] {
+    lines.push(Line::from(""));
+    for text in gcscope_core::fmt::NO_GC_LINES_HINT {
         lines.push(Line::from(text));
     }
     if let Some(last) = tl.output.last() {
