@@ -907,3 +907,98 @@ fn input_without_gc_lines_says_how_go_prints_them() {
         "{out}"
     );
 }
+
+/// `compare` over an `ab --record` directory keeps the load each run was measured under: it
+/// reads the `runs.tsv` beside the logs. The directory here is what `ab --record` writes,
+/// with the load column set by hand (three loaded A runs, quiet B runs); without a
+/// `runs.tsv` the load is unknown, and the JSON says null, not 0.
+#[test]
+fn compare_of_recorded_logs_keeps_their_load() {
+    let dir = std::env::temp_dir().join(format!("gcscope-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = |g: u32| format!("traces/go/pacer/sweep_tree_gogc{g}.log");
+    let mut tsv =
+        String::from("order\tside\trun\twarmup\tlog\tstatus\twall_s\tcpu_s\tother_cpus\tcommand\n");
+    for r in 1..=3 {
+        for (side, g, load) in [("a", 100, 1.6), ("b", 200, 0.05)] {
+            let log = format!("{side}-{r:02}.log");
+            std::fs::copy(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(src(g)),
+                dir.join(&log),
+            )
+            .unwrap();
+            tsv += &format!("{r}\t{side}\t{r}\tfalse\t{log}\t0\t7.5\t15.0\t{load}\tcmd\n");
+        }
+    }
+    std::fs::write(dir.join("runs.tsv"), tsv).unwrap();
+    let logs = |side: &str| -> Vec<String> {
+        (1..=3)
+            .map(|r| dir.join(format!("{side}-{r:02}.log")).display().to_string())
+            .collect()
+    };
+    let mut args = vec!["compare".to_string(), "--json".into()];
+    args.extend(logs("a"));
+    args.push("--".into());
+    args.extend(logs("b"));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let c: serde_json::Value = serde_json::from_slice(&gcscope(&refs).stdout).unwrap();
+    assert_eq!(
+        (&c["a_loaded_runs"], &c["b_loaded_runs"]),
+        (&3.into(), &0.into())
+    );
+    let text = stdout(&gcscope(
+        &refs[..1]
+            .iter()
+            .chain(&refs[2..])
+            .copied()
+            .collect::<Vec<_>>(),
+    ));
+    assert!(
+        text.contains("loaded machine: 3 of A's and 0 of B's runs"),
+        "{text}"
+    );
+    // Without the runs.tsv: unknown.
+    std::fs::remove_file(dir.join("runs.tsv")).unwrap();
+    let c: serde_json::Value = serde_json::from_slice(&gcscope(&refs).stdout).unwrap();
+    assert!(
+        c["a_loaded_runs"].is_null() && c["b_loaded_runs"].is_null(),
+        "{c}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `run --record LOG` keeps the run's facts beside the log, as `ab --record` does: a row of
+/// `runs.tsv` with its status, wall, CPU and the load measured while it ran, which `compare`
+/// then reads (a number: measured, even when it is 0).
+#[test]
+fn run_record_writes_the_runs_facts_beside_its_log() {
+    let dir = std::env::temp_dir().join(format!("gcscope-runrec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("gc.log");
+    let log_s = log.display().to_string();
+    // Over half a second: the load figure needs that much (/proc/stat ticks).
+    let o = gcscope(&[
+        "run",
+        "--headless",
+        "--record",
+        &log_s,
+        "--",
+        "sh",
+        "-c",
+        "sleep 0.7; cat traces/go/pacer/sweep_tree_gogc100.log >&2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tsv = std::fs::read_to_string(dir.join("runs.tsv")).unwrap();
+    let row: Vec<&str> = tsv.lines().nth(1).unwrap().split('\t').collect();
+    assert_eq!(row[4], "gc.log");
+    assert_eq!(row[5], "0");
+    assert!(row[6].parse::<f64>().unwrap() >= 0.7, "{tsv}");
+    if cfg!(target_os = "linux") {
+        assert!(row[8].parse::<f64>().is_ok(), "the load, measured: {tsv}");
+        let c: serde_json::Value =
+            serde_json::from_slice(&gcscope(&["compare", "--json", &log_s, "--", &log_s]).stdout)
+                .unwrap();
+        assert!(c["a_loaded_runs"].is_number(), "{c}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

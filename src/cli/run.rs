@@ -175,6 +175,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         // What the dashboard showed stays in the terminal: the summary `--headless` prints,
         // where it prints it.
         if let Some(tl) = timelines.into_iter().next() {
+            if let (Some(log), Some(exit)) = (&args.record, tl.programs.last().and_then(|p| p.exit))
+            {
+                record_row(log, &display, &exit);
+            }
             // gcscope's quit stops a program still running: said as such, not as a crash.
             let status = match control.exit() {
                 None => "still running when the dashboard closed".to_string(),
@@ -210,6 +214,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         r?;
         bail!("{} did not run", spec.display);
     };
+    if let Some(log) = &args.record {
+        record_row(log, &spec.display, &exit);
+    }
     let name = format!("{} ({})", spec.display, exit.status);
     let text = report::summary_text(&[Source { name, timeline: tl }]);
     // The program's stdout is its own: gcscope's report goes to stderr, as `time` does.
@@ -221,6 +228,50 @@ pub fn run(args: RunArgs) -> Result<()> {
         Ok(())
     } else {
         Err(ExitWith(exit.status.shell_code()).into())
+    }
+}
+
+/// `run --record LOG` writes, beside the log, the facts `ab --record` keeps for each run: a
+/// row of `runs.tsv` (status, wall, CPU, the load other processes put on the machine), so
+/// that `compare` of the log says what the run was measured under. Appended to a `runs.tsv`
+/// of the same columns, created if there is none; one of other columns is left alone, said.
+fn record_row(log: &Path, display: &str, exit: &gcscope_model::ProgramExit) {
+    const HEAD: &str = "order\tside\trun\twarmup\tlog\tstatus\twall_s\tcpu_s\tother_cpus\tcommand";
+    let Some(name) = log.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let path = log.with_file_name("runs.tsv");
+    let existing = std::fs::read_to_string(&path).ok();
+    if existing
+        .as_deref()
+        .is_some_and(|t| t.lines().next() != Some(HEAD))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "gcscope run: {} has other columns; the run's load is not recorded there",
+            path.display()
+        );
+        return;
+    }
+    let order = existing.as_deref().map_or(1, |t| t.lines().count());
+    let row = format!(
+        "{order}\t-\t1\tfalse\t{name}\t{}\t{:.3}\t{}\t{}\t{}\n",
+        exit.status.shell_code(),
+        exit.wall_s,
+        exit.cpu_s.map_or(String::new(), |c| format!("{c:.3}")),
+        exit.other_cpus.map_or(String::new(), |c| format!("{c:.2}")),
+        display.replace(['\t', '\n'], " ")
+    );
+    let text = match existing {
+        Some(t) => t + &row,
+        None => format!("{HEAD}\n{row}"),
+    };
+    if let Err(e) = std::fs::write(&path, text) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "gcscope run: cannot write {}: {e}",
+            path.display()
+        );
     }
 }
 

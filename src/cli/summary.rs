@@ -70,7 +70,10 @@ pub fn compare(
             })
             .collect()
     };
-    let (a, b) = (read(a)?, read(b)?);
+    let (mut a, mut b) = (read(a)?, read(b)?);
+    for s in a.iter_mut().chain(b.iter_mut()) {
+        s.timeline.recorded_other_cpus = recorded_load(std::path::Path::new(&s.name));
+    }
     super::hint_no_gc_lines(&a);
     super::hint_no_gc_lines(&b);
     if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
@@ -86,6 +89,24 @@ pub fn compare(
 }
 
 /// The program output `gcscope ab` recorded beside a run's log: `X.stdout` for `X.log`.
+/// The load recorded for a log by `ab --record` or `run --record`: its row of the `runs.tsv`
+/// beside it (`other_cpus`, what other processes used of the machine while it ran). `None`
+/// when there is no such file or row, or the row has no figure (a platform without it).
+pub(crate) fn recorded_load(log: &std::path::Path) -> Option<f64> {
+    let name = log.file_name()?.to_str()?;
+    let text = std::fs::read_to_string(log.with_file_name("runs.tsv")).ok()?;
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next()?.split('\t').collect();
+    let (log_col, load_col) = (
+        head.iter().position(|h| *h == "log")?,
+        head.iter().position(|h| *h == "other_cpus")?,
+    );
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|c| c.get(log_col) == Some(&name))
+        .and_then(|c| c.get(load_col)?.parse().ok())
+}
+
 fn recorded_stdout(log: &std::path::Path) -> Result<Vec<String>> {
     if log.extension().is_none_or(|e| e != "log") {
         return Ok(Vec::new());

@@ -27,6 +27,10 @@ pub struct Timeline {
     pub problems: Vec<Problem>,
     /// The programs gcscope ran to produce this source (`run`: one; `ab`: a side's runs).
     pub programs: Vec<Program>,
+    /// What other processes used of the machine, in CPUs, while the program that wrote this
+    /// log ran: read from the `runs.tsv` recorded beside it (`ab --record`, `run --record`),
+    /// so a recorded log's figures keep the load they were measured under.
+    pub recorded_other_cpus: Option<f64>,
     /// Whether the source is still producing, and how it ended.
     pub source: SourceState,
 }

@@ -148,9 +148,10 @@ pub struct CompareJson {
     pub b_runs: usize,
     /// Runs on a loaded machine, so their wall-clock figures moved with the load: lab runs
     /// whose mark segments spent over `LOADED_SHARE` of their wall time off the CPU, programs
-    /// (`ab`) while other processes used over `LOADED_CPUS` CPUs.
-    pub a_loaded_runs: usize,
-    pub b_loaded_runs: usize,
+    /// (`ab`, or a log recorded with its `runs.tsv`) while other processes used over
+    /// `LOADED_CPUS` CPUs. Null when no run of the side had its load measured: unknown, not 0.
+    pub a_loaded_runs: Option<usize>,
+    pub b_loaded_runs: Option<usize>,
     /// How the lab runs' settings differ beyond the marker (`gcscope_model::settings`), e.g.
     /// "scale 1 vs 2": not one experiment. Empty for Go traces.
     pub mismatch: Vec<String>,
@@ -200,16 +201,24 @@ fn finding_counts(a: &[RunSummary], b: &[RunSummary]) -> Vec<FindingCount> {
 
 /// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
 /// time, programs that shared the machine with over `LOADED_CPUS` of other work.
-fn loaded(runs: &[RunSummary]) -> usize {
-    runs.iter()
-        .filter(|r| {
-            r.lab
-                .as_ref()
-                .and_then(|l| l.offcpu_share)
-                .is_some_and(|s| s > LOADED_SHARE)
-                || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
-        })
-        .count()
+fn loaded(runs: &[RunSummary]) -> Option<usize> {
+    let known = |r: &&RunSummary| {
+        r.other_cpus.is_some() || r.lab.as_ref().is_some_and(|l| l.offcpu_share.is_some())
+    };
+    if !runs.iter().any(|r| known(&r)) {
+        return None;
+    }
+    Some(
+        runs.iter()
+            .filter(|r| {
+                r.lab
+                    .as_ref()
+                    .and_then(|l| l.offcpu_share)
+                    .is_some_and(|s| s > LOADED_SHARE)
+                    || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
+            })
+            .count(),
+    )
 }
 
 fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {

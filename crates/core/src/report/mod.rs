@@ -31,7 +31,13 @@ impl Source {
     #[must_use]
     pub fn summaries(&self) -> Vec<RunSummary> {
         if self.timeline.programs.is_empty() {
-            crate::timeline::summarize(&self.timeline.runs)
+            let mut runs = crate::timeline::summarize(&self.timeline.runs);
+            if let Some(load) = self.timeline.recorded_other_cpus {
+                for r in &mut runs {
+                    r.other_cpus.get_or_insert(load);
+                }
+            }
+            runs
         } else {
             self.timeline.program_samples()
         }

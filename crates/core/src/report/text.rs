@@ -443,23 +443,27 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
             "A only, B only: no run on the other side has the figure (n/a), so nothing is compared."
         );
     }
-    let programs = a.iter().chain(b).any(|s| !s.timeline.programs.is_empty());
-    if c.a_loaded_runs + c.b_loaded_runs > 0 && programs {
+    let programs = a
+        .iter()
+        .chain(b)
+        .any(|s| !s.timeline.programs.is_empty() || s.timeline.recorded_other_cpus.is_some());
+    let (la, lb) = (c.a_loaded_runs.unwrap_or(0), c.b_loaded_runs.unwrap_or(0));
+    if la + lb > 0 && programs {
         let _ = writeln!(
             o,
             "loaded machine: {} of A's and {} of B's runs shared the machine with over {} CPUs \
              of other work; Go's GC CPU figures count wall time, so they moved with the load \
              too. Repeat on an idle machine.",
-            c.a_loaded_runs, c.b_loaded_runs, LOADED_CPUS
+            la, lb, LOADED_CPUS
         );
-    } else if c.a_loaded_runs + c.b_loaded_runs > 0 {
+    } else if la + lb > 0 {
         let _ = writeln!(
             o,
             "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their mark \
              time descheduled by the OS; CPU rows are on-CPU time, wall-clock rows (mark \
              wall, pauses, cycles/s, GC CPU %) moved with the load.",
-            c.a_loaded_runs,
-            c.b_loaded_runs,
+            la,
+            lb,
             (LOADED_SHARE * 100.0).round()
         );
     }
