@@ -901,6 +901,12 @@ fn input_without_gc_lines_says_how_go_prints_them() {
     assert!(!String::from_utf8_lossy(&o.stderr).contains("no gc lines"));
     let o = gcscope(&["ab", "--runs", "1", "echo a", "echo b"]);
     assert_eq!(o.status.code(), Some(1));
+    // No Go build to read: said, with the gctrace level chosen instead.
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("no Go build info in echo") && e.contains("gctrace=1"),
+        "{e}"
+    );
     let out = stdout(&o);
     assert!(
         out.contains("1 of A's and 1 of B's runs ended well but printed no gc line"),

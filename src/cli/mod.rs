@@ -5,6 +5,7 @@ mod run;
 mod summary;
 mod tune;
 mod view;
+mod wrappers;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};

@@ -40,14 +40,27 @@ fn locate(program: &Path) -> Option<PathBuf> {
     })
 }
 
-/// The Go build of the program a shell command runs: its first word that is not a
-/// `NAME=value` assignment (`GOGC=50 ./prog -x`: `./prog`). Best effort: a command that
-/// is a pipeline or a script names no Go binary, and gets gctrace=1.
+/// The program a shell command runs, through wrappers (`wrappers::program`).
 fn shell_program(command: &str) -> Option<PathBuf> {
-    command
-        .split_whitespace()
-        .find(|w| !(w.contains('=') && !w.starts_with('=') && !w.contains('/')))
-        .map(PathBuf::from)
+    super::wrappers::program(&super::wrappers::shell_words(command)).map(PathBuf::from)
+}
+
+/// Said when the program's Go build could not be read: gcscope chose gctrace by default and
+/// the header has no build line, for this reason.
+fn build_note(program: Option<&Path>, build: Option<&String>, level: u8) -> Option<String> {
+    if build.is_some() {
+        return None;
+    }
+    Some(match program {
+        Some(p) => format!(
+            "gcscope: no Go build info in {} (not a Go executable, a script, or not found): \
+             gctrace={level}",
+            p.display()
+        ),
+        None => format!(
+            "gcscope: no program found in the command to read a Go build from: gctrace={level}"
+        ),
+    })
 }
 
 /// The Go build label and the gctrace level for a program file: `--gctrace` if given, else 2
@@ -140,7 +153,16 @@ pub fn run(args: RunArgs) -> Result<()> {
     let Some(first) = args.command.first() else {
         bail!("no program to run: `gcscope run -- ./prog ARGS`");
     };
-    let (build, level) = build_and_level(Some(PathBuf::from(first)), args.gctrace);
+    let words: Vec<String> = args
+        .command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let program = super::wrappers::program(&words)
+        .map(PathBuf::from)
+        .or_else(|| Some(PathBuf::from(first)));
+    let (build, level) = build_and_level(program.clone(), args.gctrace);
+    let note = build_note(program.as_deref(), build.as_ref(), level);
     let display = args
         .command
         .iter()
@@ -192,6 +214,9 @@ pub fn run(args: RunArgs) -> Result<()> {
                 timeline: tl,
             }]);
             let mut err = std::io::stderr().lock();
+            if let Some(n) = &note {
+                let _ = writeln!(err, "{n}");
+            }
             let _ = writeln!(err, "gcscope run: {display}: {status}");
             let _ = err.write_all(text.as_bytes());
         }
@@ -200,6 +225,9 @@ pub fn run(args: RunArgs) -> Result<()> {
             Some(s) if !s.success() => Err(ExitWith(s.shell_code()).into()),
             _ => Ok(()),
         };
+    }
+    if let Some(n) = &note {
+        let _ = writeln!(std::io::stderr(), "{n}");
     }
     forward_signals(control.clone());
     let mut tl = Timeline {
@@ -330,6 +358,14 @@ pub struct AbArgs {
 }
 
 pub fn ab(args: AbArgs) -> Result<()> {
+    let notes: Vec<String> = [&args.a, &args.b]
+        .iter()
+        .filter_map(|command| {
+            let program = shell_program(command);
+            let (build, level) = build_and_level(program.clone(), args.gctrace);
+            build_note(program.as_deref(), build.as_ref(), level)
+        })
+        .collect();
     let side = |command: &str| {
         let (build, level) = build_and_level(shell_program(command), args.gctrace);
         ChildSpec {
@@ -394,6 +430,9 @@ pub fn ab(args: AbArgs) -> Result<()> {
                 .unwrap_or(0);
             let why = (done < planned)
                 .then(|| format!("the dashboard closed after {done} of {planned} runs a side"));
+            for n in &notes {
+                let _ = writeln!(std::io::stderr(), "{n}");
+            }
             // (`--json` runs headless: this is the table.)
             print(&report::ab_text(
                 &sources[..1],
@@ -410,6 +449,9 @@ pub fn ab(args: AbArgs) -> Result<()> {
             return Ok(());
         }
         return Ok(result?);
+    }
+    for n in &notes {
+        let _ = writeln!(std::io::stderr(), "{n}");
     }
     forward_signals(control.clone());
     let mut tls = [Timeline::default(), Timeline::default()];
