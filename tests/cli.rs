@@ -1008,3 +1008,52 @@ fn run_record_writes_the_runs_facts_beside_its_log() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A result to paste: `compare --format markdown` and `ab --markdown` give the table as a
+/// Markdown pipe table with the same rows and verdicts as the text, and the footnotes under it.
+#[test]
+fn compare_and_ab_write_a_markdown_table_with_the_same_rows() {
+    let a = [
+        "traces/go/go1.27.3_legacy_graph_p2_r1.log",
+        "traces/go/go1.27.3_legacy_graph_p2_r2.log",
+        "traces/go/go1.27.3_legacy_graph_p2_r3.log",
+    ];
+    let b = [
+        "traces/go/go1.27.3_greentea_graph_p2_r1.log",
+        "traces/go/go1.27.3_greentea_graph_p2_r2.log",
+        "traces/go/go1.27.3_greentea_graph_p2_r3.log",
+    ];
+    let args = |fmt: &[&'static str]| -> Vec<&str> {
+        let mut v = vec!["compare"];
+        v.extend(fmt);
+        v.extend(a);
+        v.push("--");
+        v.extend(b);
+        v
+    };
+    let md = stdout(&gcscope(&args(&["--format", "markdown"])));
+    let text = stdout(&gcscope(&args(&[])));
+    assert!(md.contains("| metric | A median [min-max] | B median [min-max] | B vs A | |\n|---|--:|--:|--:|---|\n"), "{md}");
+    let md_rows = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| metric"))
+        .count();
+    let text_rows = text
+        .lines()
+        .skip_while(|l| !l.starts_with("metric"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("~ :") && !l.starts_with("B vs A:"))
+        .count();
+    assert_eq!(md_rows, text_rows, "{md}\n{text}");
+    assert!(
+        md.contains("| compulsory CPU ms/cycle | 1538 [1310-1541] | 486 [455-503] | -68.4% |"),
+        "{md}"
+    );
+    assert!(md.contains("\nB vs A: % is a change of A's median"), "{md}");
+
+    let rep = |g: u32| format!("cat traces/go/pacer/sweep_tree_gogc{g}.log >&2");
+    let o = gcscope(&["ab", "--runs", "1", "--markdown", &rep(100), &rep(200)]);
+    let md = stdout(&o);
+    assert!(md.contains("|---|--:|--:|--:|---|"), "{md}");
+    assert!(md.contains("GODEBUG=gctrace=1\n\n"), "{md}");
+}

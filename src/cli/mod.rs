@@ -173,12 +173,14 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum CompareFormat {
+pub(crate) enum CompareFormat {
     /// The readable table: median [min-max] per side, B vs A, the verdict.
     Table,
     /// Go benchmark-format lines, one per run and figure, for benchstat (`benchstat -col
     /// side`).
     Bench,
+    /// The table as Markdown, with its footnotes: ready for a PR comment.
+    Markdown,
 }
 
 pub fn run() -> Result<()> {
@@ -221,13 +223,7 @@ pub fn run() -> Result<()> {
             json,
             format,
             metrics,
-        }) => summary::compare(
-            &a,
-            &b,
-            json,
-            matches!(format, CompareFormat::Bench),
-            &metrics,
-        ),
+        }) => summary::compare(&a, &b, json, format, &metrics),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Ab(args)) => run::ab(args),
     }

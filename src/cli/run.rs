@@ -335,8 +335,12 @@ pub struct AbArgs {
     pub record: Option<PathBuf>,
     /// The comparison as JSON on stdout, with verdicts and every run (implies
     /// --headless; progress goes to stderr).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
+    /// The result as Markdown on stdout (a table with the verdict rule's footnotes, for a PR
+    /// comment), also after the dashboard closes.
+    #[arg(long)]
+    pub markdown: bool,
     /// No dashboard: progress on stderr, the table at the end.
     #[arg(long)]
     pub headless: bool,
@@ -434,11 +438,12 @@ pub fn ab(args: AbArgs) -> Result<()> {
                 let _ = writeln!(std::io::stderr(), "{n}");
             }
             // (`--json` runs headless: this is the table.)
-            print(&report::ab_text(
-                &sources[..1],
-                &sources[1..],
-                why.as_deref(),
-            ))?;
+            let (sa, sb) = (&sources[..1], &sources[1..]);
+            print(&if args.markdown {
+                report::ab_markdown(sa, sb, why.as_deref())
+            } else {
+                report::ab_text(sa, sb, why.as_deref())
+            })?;
             result?;
             if sources
                 .iter()
@@ -479,6 +484,8 @@ pub fn ab(args: AbArgs) -> Result<()> {
     let (sa, sb) = (&sources[..1], &sources[1..]);
     if args.json {
         print_json(&report::ab_json(sa, sb, outcome.stopped_by.as_deref()))?;
+    } else if args.markdown {
+        print(&report::ab_markdown(sa, sb, outcome.stopped_by.as_deref()))?;
     } else {
         print(&report::ab_text(sa, sb, outcome.stopped_by.as_deref()))?;
     }

@@ -44,7 +44,7 @@ pub fn compare(
     a: &[PathBuf],
     b: &[PathBuf],
     json: bool,
-    bench: bool,
+    format: super::CompareFormat,
     metrics: &[UserMetric],
 ) -> Result<()> {
     let read = |files: &[PathBuf]| -> Result<Vec<report::Source>> {
@@ -81,8 +81,10 @@ pub fn compare(
     }
     if json {
         print_json(&report::compare_json(&a, &b))
-    } else if bench {
+    } else if matches!(format, super::CompareFormat::Bench) {
         print(&report::compare_bench(&a, &b))
+    } else if matches!(format, super::CompareFormat::Markdown) {
+        print(&report::compare_markdown(&a, &b))
     } else {
         print(&report::compare_text(&a, &b))
     }

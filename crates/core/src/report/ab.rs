@@ -102,7 +102,18 @@ pub fn ab_json(a: &[Source], b: &[Source], stopped: Option<&str>) -> AbJson {
     }
 }
 
+#[must_use]
 pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
+    ab_render(a, b, stopped, false)
+}
+
+/// `ab`'s result as Markdown: its run lines as paragraphs, then `compare`'s Markdown table.
+#[must_use]
+pub fn ab_markdown(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
+    ab_render(a, b, stopped, true)
+}
+
+fn ab_render(a: &[Source], b: &[Source], stopped: Option<&str>, markdown: bool) -> String {
     let j = ab_json(a, b, stopped);
     let mut o = String::new();
     let order: String = j
@@ -197,6 +208,15 @@ pub fn ab_text(a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
             );
         }
         return o;
+    }
+    if markdown {
+        let mut md: String = o
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("{l}\n\n"))
+            .collect();
+        md.push_str(&super::compare_markdown(a, b));
+        return md;
     }
     o.push_str(&compare_text(a, b));
     o

@@ -9,11 +9,11 @@ mod json;
 mod text;
 mod tune;
 
-pub use ab::{ab_json, ab_text, AbJson};
+pub use ab::{ab_json, ab_markdown, ab_text, AbJson};
 pub use bench::compare_bench;
 pub use csv::CsvRows;
 pub use json::{compare_json, summary_json, CompareJson, SummaryJson};
-pub use text::{compare_text, run_text, summary_text, write_summary_text};
+pub use text::{compare_markdown, compare_text, run_text, summary_text, write_summary_text};
 pub use tune::{tune_change, tune_text, verify_text, worth_trying, worth_trying_predictions};
 
 use crate::stats::summary::RunSummary;

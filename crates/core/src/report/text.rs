@@ -347,6 +347,17 @@ fn count<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> Strin
 
 #[must_use]
 pub fn compare_text(a: &[Source], b: &[Source]) -> String {
+    compare_render(a, b, false)
+}
+
+/// `compare`'s result as Markdown, for a PR comment or an issue: the same figures, verdicts
+/// and footnotes as the text, the table as a pipe table (its cells' `|` escaped).
+#[must_use]
+pub fn compare_markdown(a: &[Source], b: &[Source]) -> String {
+    compare_render(a, b, true)
+}
+
+fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
     let c = super::compare_json(a, b);
     let mut o = String::new();
     let _ = writeln!(
@@ -410,20 +421,44 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
             w[i] = w[i].max(cell.chars().count());
         }
     }
-    for r in std::iter::once(&head).chain(rows.iter()) {
+    if markdown {
+        // Lines above the table are paragraphs of their own.
+        o = o.lines().map(|l| format!("{l}\n\n")).collect();
+        let md = |s: &str| s.replace('|', "\\|");
         let _ = writeln!(
             o,
-            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3]
+            "| {} | {} | {} | {} | |",
+            head[0], head[1], head[2], head[3]
         );
+        let _ = writeln!(o, "|---|--:|--:|--:|---|");
+        for r in &rows {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} | {} |",
+                md(&r[0]),
+                md(&r[1]),
+                md(&r[2]),
+                md(&r[3]),
+                md(&r[4])
+            );
+        }
+        o.push('\n');
+    } else {
+        for r in std::iter::once(&head).chain(rows.iter()) {
+            let _ = writeln!(
+                o,
+                "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}  {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2],
+                w3 = w[3]
+            );
+        }
     }
     if shown.iter().any(|r| verdict_text(r) == "~") {
         let _ = writeln!(
@@ -484,6 +519,16 @@ pub fn compare_text(a: &[Source], b: &[Source]) -> String {
         .collect();
     if !differ.is_empty() {
         let _ = writeln!(o, "findings that differ: {}", differ.join("; "));
+    }
+    if markdown {
+        // The footnotes under the table, each a paragraph.
+        let (table, notes) = o.split_at(o.rfind("|\n").map_or(0, |i| i + 2));
+        let notes: String = notes
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("\n{l}\n"))
+            .collect();
+        return format!("{table}{notes}");
     }
     o
 }
