@@ -46,13 +46,7 @@ fn measure(c: &[Cycle]) -> Measured {
     let (_, work) = fit::pairs(c);
     Measured {
         cycles: c.len() as f64,
-        cpu_s: c
-            .iter()
-            .map(|c| {
-                let u = &c.cpu;
-                (u.sweep_term + u.assist + u.background + u.mark_term) as f64 / 1e9
-            })
-            .sum(),
+        cpu_s: c.iter().map(|c| c.compulsory_cpu() as f64 / 1e9).sum(),
         peak: c
             .iter()
             .map(|c| c.heap_end as f64 / fit::MIB)

@@ -412,14 +412,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the table `--headless` prints.
         if timelines.len() == 2 {
-            let sources: Vec<Source> = timelines
-                .into_iter()
-                .zip([&args.a, &args.b])
-                .map(|(timeline, cmd)| Source {
-                    name: cmd.clone(),
-                    timeline,
-                })
-                .collect();
+            let sources = ab_sources(timelines, &args);
             let planned = usize::from(args.runs);
             let done = sources
                 .iter()
@@ -473,14 +466,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
             let _ = writeln!(err, "{}", progress_line(step));
         },
     )?;
-    let sources: Vec<Source> = tls
-        .into_iter()
-        .zip([&args.a, &args.b])
-        .map(|(timeline, cmd)| Source {
-            name: cmd.clone(),
-            timeline,
-        })
-        .collect();
+    let sources = ab_sources(tls, &args);
     let (sa, sb) = (&sources[..1], &sources[1..]);
     if args.json {
         print_json(&report::ab_json(sa, sb, outcome.stopped_by.as_deref()))?;
@@ -505,6 +491,18 @@ pub fn ab(args: AbArgs) -> Result<()> {
         return Err(ExitWith(1).into());
     }
     Ok(())
+}
+
+/// The two sides' timelines as the reports read them, each named by its command.
+fn ab_sources(timelines: impl IntoIterator<Item = Timeline>, args: &AbArgs) -> Vec<Source> {
+    timelines
+        .into_iter()
+        .zip([&args.a, &args.b])
+        .map(|(timeline, cmd)| Source {
+            name: cmd.clone(),
+            timeline,
+        })
+        .collect()
 }
 
 fn progress_line(step: Step<'_>) -> String {

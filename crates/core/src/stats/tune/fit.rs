@@ -112,7 +112,7 @@ pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
             },
             end: c.heap_end as f64 / MIB,
             alloc,
-            cost_ms: ms(cpu.sweep_term + cpu.assist + cpu.background + cpu.mark_term),
+            cost_ms: ms(c.compulsory_cpu()),
             idle_ms: ms(cpu.idle),
             scan: mib(c.heap_live) + roots(c),
             at_s: c.at as f64 / 1e9,

@@ -228,10 +228,7 @@ impl Floating {
             .collect();
         let mut allocs: Vec<f64> = pairs.iter().map(|p| p.mark_alloc).collect();
         let mut runways: Vec<f64> = pairs.iter().map(|p| (p.goal - p.live).max(0.0)).collect();
-        let med = |v: &mut Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied().unwrap_or(0.0)
-        };
+        let med = |v: &mut Vec<f64>| crate::stats::median_f64(v).unwrap_or(0.0);
         let mark_mib = med(&mut allocs);
         Floating {
             mark_mib,
@@ -417,19 +414,12 @@ pub fn tune(
     let span = (last - first).max(1e-3);
     let cost = fit::cost_fit(&pairs);
     let floating = Floating::of(&pairs, work / span);
-    let compulsory_ms: f64 = cycles
-        .iter()
-        .map(|c| {
-            let u = &c.cpu;
-            (u.sweep_term + u.assist + u.background + u.mark_term) as f64 / 1e6
-        })
-        .sum();
+    let compulsory_ms: f64 = cycles.iter().map(|c| c.compulsory_cpu() as f64 / 1e6).sum();
     let peak_obs = cycles
         .iter()
         .map(|c| c.heap_end as f64 / fit::MIB)
         .fold(0.0, f64::max);
     let mut ends: Vec<f64> = pairs.iter().map(|p| p.runway_used).collect();
-    ends.sort_by(f64::total_cmp);
     let trace_gogc = pacer.and_then(|p| p.gogc);
     let limit_cycles = pacer.map_or(0, |p| p.limit_cycles);
     let live = Spread3 {
@@ -438,7 +428,7 @@ pub fn tune(
         max: pairs.iter().map(|p| p.live).fold(0.0, f64::max),
     };
     // How well the runtime's rule at the GOGC read back gives the trace's own goals.
-    let goal_check = trace_gogc.map(|g| {
+    let goal_check = trace_gogc.and_then(|g| {
         let mut errs: Vec<f64> = pairs
             .iter()
             .map(|p| {
@@ -447,8 +437,7 @@ pub fn tune(
                 (model / observed - 1.0).abs()
             })
             .collect();
-        errs.sort_by(f64::total_cmp);
-        errs[errs.len() / 2]
+        crate::stats::median_f64(&mut errs)
     });
     let mut assumptions = vec![
         "the same work: the MiB the trace allocated, at the trace's live heap".to_string(),
@@ -542,7 +531,7 @@ pub fn tune(
             alloc_mib_per_s: work / span,
             live_mib: live,
             roots_mib: pairs.iter().map(|p| p.roots).sum::<f64>() / pairs.len() as f64,
-            runway_used: ends[ends.len() / 2],
+            runway_used: crate::stats::median_f64(&mut ends).unwrap_or(1.0),
             cost,
             floating,
             compulsory_gc_cpu_s: compulsory_ms / 1e3,

@@ -41,13 +41,7 @@ pub fn run_figures(cycles: &[Cycle], work_fit: f64) -> Option<RunFigures> {
         return None;
     }
     let k = work_fit / work;
-    let cpu: f64 = cycles
-        .iter()
-        .map(|c| {
-            let u = &c.cpu;
-            (u.sweep_term + u.assist + u.background + u.mark_term) as f64 / 1e9
-        })
-        .sum();
+    let cpu: f64 = cycles.iter().map(|c| c.compulsory_cpu() as f64 / 1e9).sum();
     Some(RunFigures {
         figures: Figures {
             cycles: cycles.len() as f64 * k,
