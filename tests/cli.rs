@@ -185,7 +185,7 @@ fn compare_reports_ranges_and_overlap() {
         "--",
         "traces/go/go1.27.3_greentea_tree_p2_r2.log",
     ]));
-    assert!(text.contains("compulsory CPU ms/cycle"), "{text}");
+    assert!(text.contains("mean compulsory P ms/cycle"), "{text}");
 }
 
 /// gctrace=2 traces: Green Tea prints span visits, so its side has a page scan density; the
@@ -218,7 +218,7 @@ fn compare_page_scan_density_of_gctrace2_traces() {
         "{text}"
     );
     // Both sides have the other two new figures.
-    for label in ["GC CPU ms/cycle", "idle share"] {
+    for label in ["mean GC P ms/cycle", "idle share of GC P time"] {
         let cells = line(label);
         assert!(!cells.contains(&"n/a".to_string()), "{label}: {text}");
     }
@@ -229,15 +229,19 @@ fn compare_page_scan_density_of_gctrace2_traces() {
     let rows = j["metrics"].as_array().unwrap();
     let keys: Vec<&str> = rows.iter().map(|r| r["metric"].as_str().unwrap()).collect();
     assert_eq!(
-        keys[1..5],
+        keys[1..8],
         [
             "compulsory_cpu_ms_per_cycle",
+            "compulsory_cpu_s_per_run",
+            "cycles_per_run",
+            "page_scan_density",
             "gc_cpu_ms_per_cycle",
+            "assist_share",
             "idle_share",
-            "page_scan_density"
         ]
     );
-    let d = &rows[4];
+    let key = |k: &str| rows.iter().find(|r| r["metric"] == k).unwrap();
+    let d = key("page_scan_density");
     assert!(d["a"].is_null() && d["delta_pct"].is_null(), "{d}");
     let b = d["b"]["median"].as_f64().unwrap();
     assert!((b - 49.3).abs() < 0.05, "{d}");
@@ -248,12 +252,18 @@ fn compare_page_scan_density_of_gctrace2_traces() {
         s["runs"][0]["gc_cpu_ms"].as_f64().unwrap(),
         s["runs"][0]["cycles"].as_f64().unwrap(),
     );
-    let per = rows[2]["b"]["median"].as_f64().unwrap();
+    let b = |k: &str| key(k)["b"]["median"].as_f64();
+    let per = b("gc_cpu_ms_per_cycle").unwrap();
     assert!(
         (per - total / cycles).abs() < 1e-9,
         "{per} vs {total}/{cycles}"
     );
-    assert_eq!(rows[3]["b"]["median"], s["runs"][0]["idle_share"]);
+    assert_eq!(b("cycles_per_run"), Some(cycles));
+    let compulsory = s["runs"][0]["compulsory_cpu_ms"].as_f64().unwrap();
+    assert_eq!(b("compulsory_cpu_s_per_run"), Some(compulsory / 1000.0));
+    let assist = s["runs"][0]["cpu_ms"]["assist"].as_f64().unwrap();
+    assert_eq!(b("assist_share"), Some(assist / compulsory));
+    assert_eq!(b("idle_share"), s["runs"][0]["idle_share"].as_f64());
 
     // The bench format carries the density for the Green Tea run only.
     let bench = stdout(&gcscope(&[
@@ -274,7 +284,7 @@ fn compare_prints_no_row_for_a_figure_no_run_has() {
         !text.contains("B only") && !text.contains("A only"),
         "{text}"
     );
-    assert!(text.contains("GC CPU ms/cycle"), "{text}");
+    assert!(text.contains("mean GC P ms/cycle"), "{text}");
     // JSON keeps the metric, with nothing on either side.
     let j: serde_json::Value =
         serde_json::from_slice(&gcscope(&["compare", "--json", TREE_LEGACY, "--", TREE_GT]).stdout)
@@ -1046,7 +1056,7 @@ fn compare_and_ab_write_a_markdown_table_with_the_same_rows() {
         .count();
     assert_eq!(md_rows, text_rows, "{md}\n{text}");
     assert!(
-        md.contains("| compulsory CPU ms/cycle | 1538 [1310-1541] | 486 [455-503] | -68.4% |"),
+        md.contains("| mean compulsory P ms/cycle | 1538 [1310-1541] | 486 [455-503] | -68.4% |"),
         "{md}"
     );
     assert!(md.contains("\nB vs A: % is a change of A's median"), "{md}");
@@ -1056,4 +1066,86 @@ fn compare_and_ab_write_a_markdown_table_with_the_same_rows() {
     let md = stdout(&o);
     assert!(md.contains("|---|--:|--:|--:|---|"), "{md}");
     assert!(md.contains("GODEBUG=gctrace=1\n\n"), "{md}");
+}
+
+/// `--from-cycle` and `--after`: the figures are of the window's cycles only, and every output
+/// says the window and how many cycles it left out; a window past every cycle is said, not
+/// taken for input without gc lines.
+#[test]
+fn a_steady_state_window_leaves_the_setup_cycles_out_and_says_so() {
+    const JSON: &str = "traces/go/tune/json_gt_gogc100_r1.log"; // gc 1..68, 3 forced early
+    let whole: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", JSON]).stdout).unwrap();
+    assert!(whole["window"].is_null());
+    let w: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", "--from-cycle", "10", JSON]).stdout)
+            .unwrap();
+    assert_eq!(w["window"]["from_cycle"], 10);
+    assert!(w["window"]["after_s"].is_null());
+    let run = &w["runs"][0];
+    assert_eq!(
+        (run["cycles"].as_u64(), run["first_cycle"].as_u64()),
+        (Some(59), Some(10))
+    );
+    assert_eq!(run["before_window"], 9);
+    assert_eq!(w["sources"][0]["before_window"], 9);
+    // The forced cycles were gc 1, 2 and 7: all before the window.
+    assert_eq!(
+        (whole["runs"][0]["forced"].as_u64(), run["forced"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert!(run["gc_cpu_ms"].as_f64() < whole["runs"][0]["gc_cpu_ms"].as_f64());
+
+    let t = gcscope(&["summary", "--after", "1s", JSON]);
+    let text = stdout(&t);
+    assert!(text.contains("window       after 1.000s: "), "{text}");
+    assert!(text.contains("before the window, left out"), "{text}");
+
+    // CSV: rows from the window's first cycle.
+    let csv = stdout(&gcscope(&["summary", "--csv", "--from-cycle", "60", JSON]));
+    let first = csv.lines().nth(1).unwrap();
+    assert!(first.starts_with(&format!("{JSON},1,60,")), "{first}");
+    assert_eq!(csv.lines().count(), 1 + 9);
+
+    // compare: the window in the JSON and above the table.
+    let c: serde_json::Value = serde_json::from_slice(
+        &gcscope(&[
+            "compare",
+            "--json",
+            "--from-cycle",
+            "10",
+            JSON,
+            "--",
+            TREE_GT,
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(c["window"]["from_cycle"], 10);
+    let ct = stdout(&gcscope(&[
+        "compare",
+        "--from-cycle",
+        "10",
+        JSON,
+        "--",
+        TREE_GT,
+    ]));
+    assert!(
+        ct.contains("window: from gc 10 in every run (18 cycles before it left out)"),
+        "{ct}"
+    );
+
+    // Past every cycle: not "no gc lines".
+    let past = gcscope(&["summary", "--from-cycle", "1000", JSON]);
+    let err = String::from_utf8_lossy(&past.stderr);
+    assert!(!err.contains("no gc lines"), "{err}");
+    assert!(
+        stdout(&past).contains("68 cycles read before it"),
+        "{}",
+        stdout(&past)
+    );
+    let none = gcscope(&["compare", "--from-cycle", "1000", JSON, "--", TREE_GT]);
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(err.contains("in the window (from gc 1000)"), "{err}");
 }

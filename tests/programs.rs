@@ -342,6 +342,74 @@ fn ab_with_two_runs_a_side_gives_no_verdict() {
     assert_eq!(c["why"], "2 runs a side; a verdict needs 3");
 }
 
+/// A replayed trace prints seconds of GC P time in milliseconds of CPU: `run` and `ab` say
+/// the figures are P time, not CPU seconds, with the runs it held for; quiet where it did not.
+#[test]
+fn run_and_ab_say_when_gc_p_time_exceeds_the_process_cpu() {
+    let out = gcscope()
+        .args(["run", "--headless", "--", &standin()])
+        .args(["--trace", &trace(GREENTEA), "--speed", "0"])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "gcscope run: oversubscribed: Go's GC P time exceeded the process's CPU time \
+             (user + sys), by up to"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("not CPU seconds"), "{stderr}");
+
+    let cmd = |f: &str| format!("{} --trace {} --speed 0", standin(), trace(f));
+    let (v, stderr, code) = ab_json(&["--runs", "2", &cmd(LEGACY), &cmd(GREENTEA)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for r in v["runs"].as_array().unwrap() {
+        let (p, cpu) = (
+            r["gc_p_time_s"].as_f64().unwrap(),
+            r["cpu_s"].as_f64().unwrap(),
+        );
+        assert!(p > 1.0 && p > cpu, "{r}");
+    }
+    let out = gcscope()
+        .args([
+            "ab",
+            "--headless",
+            "--runs",
+            "2",
+            &cmd(LEGACY),
+            &cmd(GREENTEA),
+        ])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("oversubscribed: in 4 of 4 runs Go's GC P time exceeded"),
+        "{stdout}"
+    );
+
+    // A window: each run's figures from gc 50 on (the tree traces have 61 cycles).
+    let (w, stderr, code) = ab_json(&[
+        "--runs",
+        "2",
+        "--from-cycle",
+        "50",
+        &cmd(LEGACY),
+        &cmd(GREENTEA),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(w["window"]["from_cycle"], 50);
+    let cycles = metric(&w, "cycles_per_run");
+    assert_eq!(cycles["b"]["median"], 12.0, "{cycles}");
+
+    // A program with no GC P time to speak of: nothing said.
+    let quiet = gcscope()
+        .args(["run", "--headless", "--", &standin(), "--say", "hi"])
+        .output()
+        .unwrap();
+    assert!(!text(&quiet.stderr).contains("oversubscribed"));
+}
+
 /// A failed run stops the A/B (status 1, said why) unless --keep-going, which reports it
 /// and leaves it out of the samples (a side left with none fails the A/B); a run over
 /// --timeout is stopped and counts as failed.

@@ -69,7 +69,7 @@ fn a_b_side_by_side() {
     a.act(Action::Start);
     a.act(Action::StepForward);
     let s = screen(&mut a, 160, 56);
-    assert!(s.contains("compulsory CPU ms/cycle"));
+    assert!(s.contains("mean compulsory P ms/cycle"));
     assert!(
         s.contains("at gc 2 "),
         "linked cursors: both on the second cycle"
@@ -78,7 +78,7 @@ fn a_b_side_by_side() {
 }
 
 /// The comparison strip takes at most a third of the screen; on a shorter terminal its last
-/// rows are cut, and its title says how many are shown. gctrace=2 on both sides: all 11
+/// rows are cut, and its title says how many are shown. gctrace=2 on both sides: all 14
 /// metrics have a row (the legacy side's page scan density is `n/a`, `B only`).
 #[test]
 fn a_b_strip_says_when_rows_are_cut() {
@@ -87,7 +87,7 @@ fn a_b_strip_says_when_rows_are_cut() {
         "go/go1.27.3_greentea_tree_p2_gctrace2.log",
     ]);
     let s = screen(&mut a, 160, 56);
-    assert_eq!(a.comparison.len(), 11);
+    assert_eq!(a.comparison.len(), 14);
     assert!(!s.contains("rows shown"), "{s}");
     // The strip's row (the panes' titles also say "page scan density").
     let density = s
@@ -100,7 +100,7 @@ fn a_b_strip_says_when_rows_are_cut() {
     );
     let s = screen(&mut a, 160, 30);
     assert!(
-        s.contains(" A/B (10 of 11 rows shown, all in `gcscope compare`): one run a side"),
+        s.contains(" A/B (9 of 14 rows shown, all in `gcscope compare`): one run a side"),
         "{s}"
     );
     assert!(!s.contains("heap goal max MB"), "{s}");
@@ -333,7 +333,7 @@ fn lab_trace_a_b() {
     let s = screen(&mut a, 200, 50);
     // Both sides show page scan density with its histogram, and the strip compares them.
     assert_eq!(s.matches("objects per visit").count(), 2, "{s}");
-    assert!(s.contains("compulsory CPU ms/cycle"), "{s}");
+    assert!(s.contains("mean compulsory P ms/cycle"), "{s}");
     insta::assert_snapshot!(s);
 }
 
@@ -420,7 +420,7 @@ fn the_live_lab_strip_compares_completed_turns() {
     assert!(s.contains("each side's latest 5 completed turns"), "{s}");
     let row = s
         .lines()
-        .find(|l| l.contains("compulsory CPU ms/cycle"))
+        .find(|l| l.contains("mean compulsory P ms/cycle"))
         .unwrap();
     // Medians of turns 0..=4: A 10.14 + 0.2 ms per cycle, B 5.14 + 0.2 (at gctrace's
     // precision), -48.4 %, 5 a side.
@@ -428,7 +428,7 @@ fn the_live_lab_strip_compares_completed_turns() {
     assert!(row.contains("5.3 [5.1-5.5]"), "{row}");
     assert!(row.contains("-48.4%"), "{row}");
     // The runtime's cumulative % is not a per-turn figure.
-    assert!(!s.contains("GC CPU % (final)"), "{s}");
+    assert!(!s.contains("Go's GC % (final)"), "{s}");
 }
 
 /// Two runs of different experiments (the sides were switched apart) are not compared: the
@@ -444,7 +444,7 @@ fn the_strip_refuses_runs_of_different_experiments() {
         s.contains("not compared: the selected runs differ in more than the marker (workload graph vs pointer, GOGC 100 vs 200)"),
         "{s}"
     );
-    assert!(!s.contains("compulsory CPU ms/cycle"), "{s}");
+    assert!(!s.contains("mean compulsory P ms/cycle"), "{s}");
     assert_eq!(app.mismatch.len(), 2);
 }
 
@@ -472,7 +472,7 @@ fn run_keys_move_both_sides_of_a_lab_ab_together() {
     assert!(s.contains("(GOGC 200 vs 100)"), "{s}");
 }
 
-/// One name, one number: the CPU pane's "compulsory CPU ms/cycle" and idle share are the
+/// One name, one number: the CPU pane's "mean compulsory P ms/cycle" and idle share are the
 /// strip's figures for the same run, printed alike (`summary` prints the idle share so too).
 #[test]
 fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
@@ -485,21 +485,21 @@ fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
         let i = s.find(key).unwrap() + key.len();
         s[i..].split_whitespace().next().unwrap().to_string()
     };
-    let pane = s.lines().find(|l| l.contains("CPU per cycle:")).unwrap();
+    let pane = s.lines().find(|l| l.contains("P time per cycle:")).unwrap();
     let strip = s
         .lines()
-        .find(|l| l.contains("│compulsory CPU ms/cycle"))
+        .find(|l| l.contains("│mean compulsory P ms/cycle"))
         .unwrap();
     let idle = s.lines().find(|l| l.contains("│idle share")).unwrap();
     let pane_a = &pane[..pane.find("┐").unwrap()];
     assert_eq!(
         after(pane_a, "compulsory "),
-        after(strip, "compulsory CPU ms/cycle"),
+        after(strip, "mean compulsory P ms/cycle"),
         "{pane}\n{strip}"
     );
     assert_eq!(
         after(pane_a, "idle share "),
-        after(idle, "idle share"),
+        after(idle, "idle share of GC P time"),
         "{pane}\n{idle}"
     );
     let summary = gcscope_core::report::summary_text(&[gcscope_core::report::Source {
@@ -507,7 +507,10 @@ fn the_cpu_pane_and_the_strip_agree_on_a_figure_of_one_name() {
         timeline: a.panes[0].timeline.clone(),
     }]);
     assert!(
-        summary.contains(&format!("idle share {}", after(pane_a, "idle share "))),
+        summary.contains(&format!(
+            "idle share of GC P time {}",
+            after(pane_a, "idle share ")
+        )),
         "{summary}"
     );
 }
@@ -688,7 +691,7 @@ fn assert_each_side_shows_its_cycle_and_charts(sc: &Screen, app: &App) {
         let side = sc.side(i);
         let num = p.selected().unwrap().num;
         assert!(shows_selected(&side, num), "side {i}, gc {num}:\n{side}");
-        for title in ["phases per cycle", "CPU per cycle"] {
+        for title in ["phases per cycle", "P time per cycle"] {
             assert_eq!(side.matches(title).count(), 1, "side {i}, {title}:\n{side}");
         }
     }
@@ -721,7 +724,7 @@ fn one_trace_at_every_size_shows_its_name_counts_selected_cycle_and_four_panels(
         );
         for title in [
             "phases per cycle",
-            "CPU per cycle",
+            "P time per cycle",
             "heap MB",
             "selected cycle, decoded",
         ] {
@@ -771,7 +774,7 @@ fn lab_a_b_at_every_size_shows_both_headers_apart_each_selected_cycle_and_lab_ke
         assert_each_side_shows_its_cycle_and_charts(sc, app);
         let title = sc.row(sc.above_strip());
         assert!(title.contains("each completed turn of a"), "{text}");
-        assert!(sc.strip_row("compulsory CPU ms/cycle").ends_with('~'));
+        assert!(sc.strip_row("mean compulsory P ms/cycle").ends_with('~'));
         let hints = sc.hint_bar();
         assert!(hints.starts_with(" q  quit"), "{text}");
         assert!(
@@ -856,7 +859,8 @@ fn program_ab_at_every_size_shows_how_each_run_went_and_the_strips_verdicts() {
         );
         assert!(sc.strip_row("ops").ends_with("+30.0%"), "{text}");
         assert!(
-            sc.strip_row("compulsory CPU ms/cycle").ends_with("-46.2%"),
+            sc.strip_row("mean compulsory P ms/cycle")
+                .ends_with("-46.2%"),
             "{text}"
         );
     });
@@ -1083,7 +1087,7 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
             .unwrap_or_else(|| panic!("no {label} row:\n{s}"))
             .to_string()
     };
-    assert!(row(&s, "compulsory CPU").contains(" ~ "), "{s}");
+    assert!(row(&s, "compulsory P ms").contains(" ~ "), "{s}");
     let why = |app: &App| {
         app.comparison
             .iter()
@@ -1098,7 +1102,7 @@ fn an_ab_of_programs_fills_the_strip_run_by_run() {
     let app = &mut ab.app;
     let s = screen(app, 100, 30);
     assert!(s.contains("runs that ended well, A 3, B 3"), "{s}");
-    assert!(row(&s, "compulsory CPU").contains("-46.2%"), "{s}");
+    assert!(row(&s, "compulsory P ms").contains("-46.2%"), "{s}");
     assert_eq!(why(app), None);
     assert!(row(&s, "ops").contains("+30.0%"), "{s}");
     // Each side shows its latest run, and how it ended.
@@ -1301,4 +1305,31 @@ fn the_tune_view_shows_the_model_at_80x24_and_both_sides_in_an_a_b() {
         s.contains("no model: the live heap is still growing"),
         "{s}"
     );
+}
+
+/// `--from-cycle`: the panes hold the window's cycles only, and the header says the window
+/// and how many cycles it left out.
+#[test]
+fn a_window_shows_in_the_header_and_the_cycle_count() {
+    let window = gcscope_core::timeline::Window {
+        from_cycle: Some(10),
+        after_ns: None,
+    };
+    let tl = source::read_path_into(
+        std::path::Path::new(&path(TREE)),
+        gcscope_core::timeline::Timeline {
+            window,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut p = Pane::new(TREE, false);
+    p.timeline = tl;
+    let mut a = App::new(vec![p]);
+    a.apply(SourceId::from_index(0), Event::End { error: None });
+    a.act(Action::AllAtOnce);
+    let s = screen(&mut a, 100, 30);
+    // The trace has gc 1..23.
+    assert!(s.contains("cycles 14/14"), "{s}");
+    assert!(s.contains("window from gc 10 (9 before)"), "{s}");
 }

@@ -44,6 +44,31 @@ struct Cli {
     /// With files: follow them as they grow, like `tail -F` (`gcscope view --follow`).
     #[arg(long, short)]
     follow: bool,
+    #[command(flatten)]
+    window: WindowArgs,
+}
+
+/// A steady-state window: the cycles a figure is of. A benchmark's setup cycles (some forced)
+/// can hold most of a run's GC time; every figure, the header and the JSON say the window.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub(crate) struct WindowArgs {
+    /// Only cycles from gc N on, in each run (its own counter).
+    #[arg(long, value_name = "N")]
+    from_cycle: Option<u32>,
+    /// Only cycles that start after this time since their process started (5s, 1.5s, 2m).
+    #[arg(long, value_name = "DURATION", value_parser = lab::parse_duration)]
+    after: Option<std::time::Duration>,
+}
+
+impl WindowArgs {
+    pub(crate) fn window(self) -> gcscope_core::timeline::Window {
+        gcscope_core::timeline::Window {
+            from_cycle: self.from_cycle,
+            after_ns: self
+                .after
+                .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -60,6 +85,8 @@ enum Command {
         /// Follow the files as they grow, like `tail -F` (survives truncation and rotation).
         #[arg(long, short)]
         follow: bool,
+        #[command(flatten)]
+        window: WindowArgs,
     },
     /// Per-run figures of one or more traces (`-` reads standard input).
     ///
@@ -76,6 +103,8 @@ enum Command {
         /// One row per cycle, for spreadsheets.
         #[arg(long)]
         csv: bool,
+        #[command(flatten)]
+        window: WindowArgs,
     },
     /// Compare runs: `gcscope compare A... -- B...`, median [min-max] per side and B vs A.
     ///
@@ -101,6 +130,8 @@ enum Command {
         /// `X.log` recorded by `gcscope ab` is read with its `X.stdout`). Repeatable.
         #[arg(long = "metric", value_name = "NAME=REGEX", value_parser = parse_metric)]
         metrics: Vec<UserMetric>,
+        #[command(flatten)]
+        window: WindowArgs,
     },
     /// Run a program with gctrace on and watch its collector live.
     ///
@@ -188,9 +219,18 @@ pub fn run() -> Result<()> {
     match cli.command {
         // The embedded default: the lab's live A/B, no Go and no file needed.
         None if cli.files.is_empty() => lab::ab_live(&lab::LabArgs::default(), 250),
-        None => view::view(&cli.files, cli.follow),
-        Some(Command::View { files, follow }) => view::view(&files, follow),
-        Some(Command::Summary { files, json, csv }) => summary::summary(&files, json, csv),
+        None => view::view(&cli.files, cli.follow, cli.window.window()),
+        Some(Command::View {
+            files,
+            follow,
+            window,
+        }) => view::view(&files, follow, window.window()),
+        Some(Command::Summary {
+            files,
+            json,
+            csv,
+            window,
+        }) => summary::summary(&files, json, csv, window.window()),
         Some(Command::Tune(args)) => tune::tune(&args),
         Some(Command::Lab {
             args,
@@ -223,7 +263,8 @@ pub fn run() -> Result<()> {
             json,
             format,
             metrics,
-        }) => summary::compare(&a, &b, json, format, &metrics),
+            window,
+        }) => summary::compare(&a, &b, json, format, &metrics, window.window()),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Ab(args)) => run::ab(args),
     }
@@ -241,7 +282,11 @@ fn parse_metric(spec: &str) -> Result<UserMetric, String> {
     Ok(m)
 }
 
-pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<Source>> {
+pub(crate) fn read_sources(
+    files: &[PathBuf],
+    keep_cycles: bool,
+    window: gcscope_core::timeline::Window,
+) -> Result<Vec<Source>> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         anyhow::bail!("standard input (-) can be read only once");
     }
@@ -255,6 +300,7 @@ pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<S
                     gcscope_core::timeline::Timeline {
                         drop_cycles: !keep_cycles,
                         drop_text: true,
+                        window,
                         ..Default::default()
                     },
                 )?,
@@ -268,7 +314,7 @@ pub(crate) fn read_sources(files: &[PathBuf], keep_cycles: bool) -> Result<Vec<S
 pub(crate) fn hint_no_gc_lines(sources: &[Source]) {
     let empty: Vec<&str> = sources
         .iter()
-        .filter(|s| s.timeline.cycle_count() == 0)
+        .filter(|s| s.timeline.cycle_count() + s.timeline.before_window() == 0)
         .map(|s| s.name.as_str())
         .collect();
     if empty.is_empty() {

@@ -144,6 +144,8 @@ pub struct RunArgs {
     /// stderr) at its end.
     #[arg(long)]
     pub headless: bool,
+    #[command(flatten)]
+    pub window: super::WindowArgs,
     /// The program and its arguments, after `--`.
     #[arg(last = true, required = true, num_args = 1.., value_name = "CMD")]
     pub command: Vec<std::ffi::OsString>,
@@ -189,10 +191,10 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let control = ChildControl::new();
     if !headless {
-        let (timelines, result) = gcscope_tui::run_keeping(vec![(
-            display.clone(),
-            Spec::Run(Box::new(spec), control.clone()),
-        )]);
+        let (timelines, result) = gcscope_tui::run_keeping(
+            vec![(display.clone(), Spec::Run(Box::new(spec), control.clone()))],
+            args.window.window(),
+        );
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the summary `--headless` prints,
         // where it prints it.
@@ -209,6 +211,7 @@ pub fn run(args: RunArgs) -> Result<()> {
                 }
                 Some(s) => s.to_string(),
             };
+            let over = oversubscribed(&tl);
             let text = report::summary_text(&[Source {
                 name: format!("{display} ({status})"),
                 timeline: tl,
@@ -218,6 +221,9 @@ pub fn run(args: RunArgs) -> Result<()> {
                 let _ = writeln!(err, "{n}");
             }
             let _ = writeln!(err, "gcscope run: {display}: {status}");
+            if let Some(o) = over {
+                let _ = writeln!(err, "gcscope run: {o}");
+            }
             let _ = err.write_all(text.as_bytes());
         }
         result?;
@@ -232,6 +238,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     forward_signals(control.clone());
     let mut tl = Timeline {
         drop_text: true,
+        window: args.window.window(),
         ..Default::default()
     };
     let mut dec = Decoder::new();
@@ -246,10 +253,14 @@ pub fn run(args: RunArgs) -> Result<()> {
         record_row(log, &spec.display, &exit);
     }
     let name = format!("{} ({})", spec.display, exit.status);
+    let over = oversubscribed(&tl);
     let text = report::summary_text(&[Source { name, timeline: tl }]);
     // The program's stdout is its own: gcscope's report goes to stderr, as `time` does.
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "\ngcscope run: {}", run_line(&spec.display, &exit));
+    if let Some(o) = over {
+        let _ = writeln!(err, "gcscope run: {o}");
+    }
     let _ = err.write_all(text.as_bytes());
     r?;
     if exit.status.success() {
@@ -301,6 +312,12 @@ fn record_row(log: &Path, display: &str, exit: &gcscope_model::ProgramExit) {
             path.display()
         );
     }
+}
+
+/// The program's GC P time against its CPU time, said when P time was the larger.
+fn oversubscribed(tl: &Timeline) -> Option<String> {
+    let p = tl.programs.last()?;
+    report::p_time_over_cpu(&[p.p_time_and_cpu_s(&tl.runs)?])
 }
 
 fn run_line(display: &str, exit: &gcscope_model::ProgramExit) -> String {
@@ -359,6 +376,8 @@ pub struct AbArgs {
     /// Go on after a failed run (it is left out) instead of stopping the A/B.
     #[arg(long)]
     pub keep_going: bool,
+    #[command(flatten)]
+    pub window: super::WindowArgs,
 }
 
 pub fn ab(args: AbArgs) -> Result<()> {
@@ -408,7 +427,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
             (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
             (args.b.clone(), Spec::Driven),
         ];
-        let (timelines, result) = gcscope_tui::run_keeping(sources);
+        let (timelines, result) = gcscope_tui::run_keeping(sources, args.window.window());
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the table `--headless` prints.
         if timelines.len() == 2 {
@@ -455,6 +474,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
     let mut tls = [Timeline::default(), Timeline::default()];
     for t in &mut tls {
         t.drop_text = true;
+        t.window = args.window.window();
     }
     let [ta, tb] = &mut tls;
     let mut err = std::io::stderr();

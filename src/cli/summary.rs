@@ -8,7 +8,12 @@ use gcscope_core::trace::metric::UserMetric;
 use gcscope_source as source;
 use std::path::PathBuf;
 
-pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
+pub fn summary(
+    files: &[PathBuf],
+    json: bool,
+    csv: bool,
+    window: gcscope_core::timeline::Window,
+) -> Result<()> {
     if csv {
         if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
             bail!("standard input (-) can be read only once");
@@ -16,6 +21,7 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
         // Rows are written as the input is read: nothing is held but the cycle being read.
         let out = std::io::stdout().lock();
         let mut rows = report::CsvRows::new(std::io::BufWriter::with_capacity(1 << 16, out));
+        rows.window = window;
         for f in files {
             let name = f.display().to_string();
             rows.source(&name, |sink| -> Result<()> {
@@ -28,7 +34,7 @@ pub fn summary(files: &[PathBuf], json: bool, csv: bool) -> Result<()> {
         }
         return rows.finish().context("writing the output");
     }
-    let sources = read_sources(files, false)?;
+    let sources = read_sources(files, false, window)?;
     super::hint_no_gc_lines(&sources);
     let printed = if json {
         print_json(&report::summary_json(&sources))
@@ -46,10 +52,11 @@ pub fn compare(
     json: bool,
     format: super::CompareFormat,
     metrics: &[UserMetric],
+    window: gcscope_core::timeline::Window,
 ) -> Result<()> {
     let read = |files: &[PathBuf]| -> Result<Vec<report::Source>> {
         if metrics.is_empty() {
-            return read_sources(files, false);
+            return read_sources(files, false, window);
         }
         files
             .iter()
@@ -58,6 +65,7 @@ pub fn compare(
                     f,
                     gcscope_core::timeline::Timeline {
                         drop_cycles: true,
+                        window,
                         ..Default::default()
                     },
                 )?;
@@ -77,6 +85,9 @@ pub fn compare(
     super::hint_no_gc_lines(&a);
     super::hint_no_gc_lines(&b);
     if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
+        if let Some(w) = window.text() {
+            bail!("each side needs at least one run with gc cycles in the window ({w})");
+        }
         bail!("each side needs at least one run with gc cycles");
     }
     if json {

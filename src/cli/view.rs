@@ -28,7 +28,7 @@ pub fn demo() -> Result<()> {
     )?)
 }
 
-pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
+pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Window) -> Result<()> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         bail!("standard input (-) can be read only once");
     }
@@ -55,5 +55,5 @@ pub fn view(files: &[PathBuf], follow: bool) -> Result<()> {
         };
         sources.push((gcscope_core::fmt::path(f).to_string(), spec));
     }
-    Ok(gcscope_tui::run(sources, None)?)
+    Ok(gcscope_tui::run_keeping(sources, window).1?)
 }

@@ -37,7 +37,8 @@ pub fn spread_text(s: &Option<Spread>) -> String {
 #[must_use]
 pub fn row_spread(r: &Row, s: &Option<Spread>) -> String {
     let p: &dyn Fn(f64) -> String = match Metric::from_key(&r.metric) {
-        Some(Metric::IdleShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
+        Some(Metric::IdleShare | Metric::AssistShare) => &|v| format!("{}%", Fixed(v * 100.0, 1)),
+        Some(Metric::CyclesPerRun) => &|v| Fixed(v, 0).to_string(),
         Some(m) if m.is_ms() => &go_ms,
         // Go prints the cumulative GC CPU as a whole percentage.
         Some(Metric::GcCpuPct) => &|v| Fixed(v, 0).to_string(),

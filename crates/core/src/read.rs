@@ -72,7 +72,8 @@ pub fn read_pieces(
     done: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> (Timeline, Pieces) {
     let cuts = cut_before_gc_lines(bytes, pieces.max(1));
-    let (drop_cycles, drop_text) = (timeline.drop_cycles, timeline.drop_text);
+    let (drop_cycles, drop_text, window) =
+        (timeline.drop_cycles, timeline.drop_text, timeline.window);
     std::thread::scope(|scope| {
         // Piece k on a thread of its own, numbering its lines from 1: how many lines come
         // before it is known only once they are read.
@@ -86,6 +87,7 @@ pub fn read_pieces(
                     let mut tl = Timeline {
                         drop_cycles,
                         drop_text,
+                        window,
                         ..Timeline::default()
                     };
                     let lines = read_lines(piece, 1, &mut reader, &mut tl);

@@ -33,6 +33,44 @@ pub struct Timeline {
     pub recorded_other_cpus: Option<f64>,
     /// Whether the source is still producing, and how it ended.
     pub source: SourceState,
+    /// The steady-state window (`--from-cycle`, `--after`): cycles before it are counted in
+    /// their run's `before_window` and feed nothing else.
+    pub window: Window,
+}
+
+/// A steady-state window over each run: from cycle `from_cycle` on and from `after_ns` on
+/// (the run's own clock: time since its process started). A benchmark's setup cycles, some
+/// forced, can hold most of a run's GC time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Window {
+    pub from_cycle: Option<u32>,
+    pub after_ns: Option<u64>,
+}
+
+impl Window {
+    #[must_use]
+    pub fn is_whole(&self) -> bool {
+        self.from_cycle.is_none() && self.after_ns.is_none()
+    }
+
+    /// Whether the cycle is inside the window.
+    #[must_use]
+    pub fn admits(&self, c: &Cycle) -> bool {
+        self.from_cycle.is_none_or(|n| c.num >= n) && self.after_ns.is_none_or(|t| c.at >= t)
+    }
+
+    /// `from gc 10, after 2.5s`, or `None` for the whole run.
+    #[must_use]
+    pub fn text(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(n) = self.from_cycle {
+            parts.push(format!("from gc {n}"));
+        }
+        if let Some(t) = self.after_ns {
+            parts.push(format!("after {}s", crate::fmt::Fixed(t as f64 / 1e9, 3)));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// A source's state as its events tell it: still producing until its `Event::End`, then ended
@@ -94,6 +132,21 @@ impl Program {
             .find(|r| r.stats.cycles() > 0)
     }
 
+    /// Go's GC P time over all its runs (`go run`'s go command and the program's own Go
+    /// children too, as wait4's CPU counts them) against the process's CPU time (user + sys),
+    /// both in seconds, when both are known. P time is wall time while a GC worker holds a P:
+    /// on an oversubscribed machine it exceeds the CPU the process was given.
+    #[must_use]
+    pub fn p_time_and_cpu_s(&self, runs: &[Run]) -> Option<(f64, f64)> {
+        let cpu = self.exit?.cpu_s?;
+        let p: f64 = runs
+            .get(self.first_run..self.end_run.min(runs.len()))?
+            .iter()
+            .map(|r| r.stats.gc_p_time_ms())
+            .sum();
+        Some((p / 1000.0, cpu))
+    }
+
     /// The figures of its main run, with the program's own (`--metric` values, the load).
     #[must_use]
     pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
@@ -120,6 +173,10 @@ pub struct Run {
     pub label: Option<String>,
     /// The program's own figures found in its output (`compare --metric`).
     pub values: Vec<(String, f64)>,
+    /// Cycles read before the timeline's window, left out of everything else.
+    pub before_window: usize,
+    /// The last cycle read was before the window: its scan lines are left out with it.
+    skipping: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,6 +203,7 @@ impl Run {
     #[must_use]
     pub fn summary(&self) -> Option<RunSummary> {
         let mut s = self.stats.summary(self.first_line, self.restart)?;
+        s.before_window = self.before_window;
         s.label.clone_from(&self.label);
         s.values.clone_from(&self.values);
         Some(s)
@@ -246,6 +304,11 @@ impl Timeline {
                 if let Some(r) = self.runs.get_mut(run.index()) {
                     // The previous cycle's scan: lines are complete now; trim their growth
                     // headroom (gctrace=2 logs carry ~20 classes a cycle).
+                    r.skipping = !self.window.admits(&cycle);
+                    if r.skipping {
+                        r.before_window += 1;
+                        return;
+                    }
                     if let Some(scan) = r.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
                         scan.classes.shrink_to_fit();
                     }
@@ -256,7 +319,7 @@ impl Timeline {
                 }
             }
             Event::Scan { run, line, scan } => {
-                let Some(r) = self.runs.get_mut(run.index()) else {
+                let Some(r) = self.runs.get_mut(run.index()).filter(|r| !r.skipping) else {
                     return;
                 };
                 // The run's statistics decide which lines count (they see every cycle, kept
@@ -331,6 +394,8 @@ impl Timeline {
                     }
                     mine.stats.append(&run.stats);
                     mine.cycles.append(&mut run.cycles);
+                    mine.before_window += run.before_window;
+                    mine.skipping = run.skipping;
                 }
                 None => {
                     if k == 0 {
@@ -365,6 +430,12 @@ impl Timeline {
     #[must_use]
     pub fn cycle_count(&self) -> usize {
         self.runs.iter().map(|r| r.stats.cycles()).sum()
+    }
+
+    /// Cycles read before the window, over every run.
+    #[must_use]
+    pub fn before_window(&self) -> usize {
+        self.runs.iter().map(|r| r.before_window).sum()
     }
 
     /// Notes of this kind, kept or counted.

@@ -49,8 +49,16 @@ pub fn run(
 /// The dashboard, and what its sources had read when it ended: the panes' timelines, in the
 /// sources' order, for the report a command prints once the terminal is back (what the
 /// dashboard showed, the terminal keeps). Empty when the loop itself failed.
-pub fn run_keeping(sources: Vec<(String, Spec)>) -> (Vec<Timeline>, Result<(), Error>) {
-    run_app(sources, |_| {})
+/// `window` (`--from-cycle`, `--after`) is the cycles every pane's figures are of.
+pub fn run_keeping(
+    sources: Vec<(String, Spec)>,
+    window: gcscope_core::timeline::Window,
+) -> (Vec<Timeline>, Result<(), Error>) {
+    run_app(sources, |app| {
+        for p in &mut app.panes {
+            p.timeline.window = window;
+        }
+    })
 }
 
 /// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with

@@ -35,6 +35,9 @@ pub struct AbRunJson {
     pub sample: bool,
     pub wall_s: f64,
     pub cpu_s: Option<f64>,
+    /// Go's GC P time over the run's Go processes, s (wall time while a GC worker holds a
+    /// P: more than `cpu_s` when the machine was oversubscribed).
+    pub gc_p_time_s: Option<f64>,
     /// CPUs other processes used meanwhile (`LOADED_CPUS`: loaded).
     pub other_cpus: Option<f64>,
     pub cycles: usize,
@@ -81,10 +84,41 @@ fn run_json(p: &Program, side: char, runs: &[crate::timeline::Run]) -> AbRunJson
         sample: p.is_sample(),
         wall_s: exit.map_or(0.0, |e| e.wall_s),
         cpu_s: exit.and_then(|e| e.cpu_s),
+        gc_p_time_s: p.p_time_and_cpu_s(runs).map(|(p, _)| p),
         other_cpus: exit.and_then(|e| e.other_cpus),
         cycles: p.main_run(runs).map_or(0, |r| r.stats.cycles()),
         values: p.values.iter().cloned().collect(),
     }
+}
+
+/// Said when Go's GC P time exceeded the process's whole CPU time in any run, from
+/// `(gc P time s, process CPU s)` per run: those runs' GC figures are not CPU seconds.
+#[must_use]
+pub fn p_time_over_cpu(runs: &[(f64, f64)]) -> Option<String> {
+    let over: Vec<f64> = runs
+        .iter()
+        .filter(|(p, cpu)| p > cpu)
+        .map(|(p, cpu)| if *cpu > 0.0 { p / cpu } else { f64::INFINITY })
+        .collect();
+    let most = over.iter().copied().reduce(f64::max)?;
+    let by = if most.is_finite() {
+        format!("by up to {most:.1}x")
+    } else {
+        "with no CPU time measured".to_string()
+    };
+    let which = if runs.len() == 1 {
+        "Go's GC P time exceeded the process's CPU time (user + sys)".to_string()
+    } else {
+        format!(
+            "in {} of {} runs Go's GC P time exceeded the process's CPU time (user + sys)",
+            over.len(),
+            runs.len()
+        )
+    };
+    Some(format!(
+        "oversubscribed: {which}, {by}: Go books a GC worker's wall time while it holds a P, \
+         so on this machine its GC figures are P time, not CPU seconds"
+    ))
 }
 
 fn first_program(s: &[Source]) -> Option<&Program> {
@@ -172,6 +206,14 @@ fn ab_render(a: &[Source], b: &[Source], stopped: Option<&str>, markdown: bool) 
             "machine: other processes used {mean:.2} CPUs on average during the runs (most \
              {max:.2})"
         );
+    }
+    let pairs: Vec<(f64, f64)> = j
+        .runs
+        .iter()
+        .filter_map(|r| Some((r.gc_p_time_s?, r.cpu_s?)))
+        .collect();
+    if let Some(note) = p_time_over_cpu(&pairs) {
+        let _ = writeln!(o, "{note}");
     }
     if let Some(why) = stopped {
         let _ = writeln!(o, "stopped early: {why}");

@@ -79,6 +79,8 @@ impl<'a> Row<'a> {
 /// order, with at most one cycle held (its `scan:` lines follow it: it is written when the next
 /// cycle arrives, or its source ends). Memory stays flat however long the input.
 pub struct CsvRows<W: std::io::Write> {
+    /// The steady-state window: rows only for the cycles inside it.
+    pub window: crate::timeline::Window,
     w: csv::Writer<W>,
     rows: usize,
     failed: Option<csv::Error>,
@@ -87,6 +89,7 @@ pub struct CsvRows<W: std::io::Write> {
 impl<W: std::io::Write> CsvRows<W> {
     pub fn new(out: W) -> Self {
         CsvRows {
+            window: crate::timeline::Window::default(),
             w: csv::Writer::from_writer(out),
             rows: 0,
             failed: None,
@@ -104,6 +107,7 @@ impl<W: std::io::Write> CsvRows<W> {
         // every other view; its cycles are written and dropped as they complete.
         let mut tl = Timeline {
             drop_text: true,
+            window: self.window,
             ..Timeline::default()
         };
         let mut held: Option<RunId> = None;

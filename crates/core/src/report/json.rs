@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 /// the timelines: the document is never held whole in memory.
 #[derive(Serialize)]
 pub struct SummaryJson<'a> {
+    /// The steady-state window the figures are of (`--from-cycle`, `--after`); null: whole runs.
+    pub window: Option<WindowJson>,
     pub runs: Runs<'a>,
     /// What each run's numbers say (docs/FINDINGS.md), most severe first within a run.
     pub findings: Findings<'a>,
@@ -75,6 +77,8 @@ pub struct SourceJson<'a> {
     pub source: &'a str,
     pub runs: usize,
     pub cycles: usize,
+    /// Cycles read before the window and left out of every figure.
+    pub before_window: usize,
     pub output_lines: usize,
     pub problems: usize,
 }
@@ -113,6 +117,22 @@ impl Serialize for Problems<'_> {
     }
 }
 
+/// `--from-cycle` and `--after` as JSON: `{from_cycle, after_s}`, each null when not given.
+#[derive(Serialize)]
+pub struct WindowJson {
+    pub from_cycle: Option<u32>,
+    pub after_s: Option<f64>,
+}
+
+/// The sources' window (one for the whole command), or `None` for whole runs.
+fn window_json(sources: &[Source]) -> Option<WindowJson> {
+    let w = sources.first()?.timeline.window;
+    (!w.is_whole()).then(|| WindowJson {
+        from_cycle: w.from_cycle,
+        after_s: w.after_ns.map(|t| t as f64 / 1e9),
+    })
+}
+
 #[must_use]
 pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
     let mut notes: BTreeMap<&'static str, usize> =
@@ -123,6 +143,7 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
         }
     }
     SummaryJson {
+        window: window_json(sources),
         runs: Runs(sources),
         findings: Findings(sources),
         problems: Problems(sources),
@@ -133,6 +154,7 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
                 source: &s.name,
                 runs: s.timeline.runs.len(),
                 cycles: s.timeline.cycle_count(),
+                before_window: s.timeline.before_window(),
                 output_lines: s.timeline.output_count(),
                 problems: s.timeline.problems.len(),
             })
@@ -142,6 +164,8 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
 
 #[derive(Serialize)]
 pub struct CompareJson {
+    /// The steady-state window the figures are of; null: whole runs.
+    pub window: Option<WindowJson>,
     pub a: Vec<String>,
     pub b: Vec<String>,
     pub a_runs: usize,
@@ -229,6 +253,7 @@ fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
     let (sa, sb) = (all_runs(a), all_runs(b));
     CompareJson {
+        window: window_json(a),
         a: a.iter().map(|s| s.name.clone()).collect(),
         b: b.iter().map(|s| s.name.clone()).collect(),
         a_runs: sa.len(),

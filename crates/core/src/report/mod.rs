@@ -9,7 +9,7 @@ mod json;
 mod text;
 mod tune;
 
-pub use ab::{ab_json, ab_markdown, ab_text, AbJson};
+pub use ab::{ab_json, ab_markdown, ab_text, p_time_over_cpu, AbJson};
 pub use bench::compare_bench;
 pub use csv::CsvRows;
 pub use json::{compare_json, summary_json, CompareJson, SummaryJson};

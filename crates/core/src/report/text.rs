@@ -2,7 +2,7 @@
 
 use super::Source;
 use crate::fmt::{escape_controls, go_ms, pct, row_spread, verdict_text, Fixed};
-use crate::stats::compare::{Row, Verdict, MIN_RUNS};
+use crate::stats::compare::{Row, Verdict, MIN_RUNS, P99_CYCLES};
 use crate::stats::findings::Severity;
 use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use crate::stats::Spread;
@@ -39,6 +39,13 @@ pub fn write_summary_text(
             count(tl.output_count(), "output line"),
             count(tl.problems.len(), "problem")
         );
+        if let Some(w) = tl.window.text() {
+            let _ = writeln!(
+                o,
+                "  window       {w}: {} read before it, left out of every figure",
+                count(tl.before_window(), "cycle")
+            );
+        }
         if runs > 1 {
             let _ = writeln!(
                 o,
@@ -182,10 +189,16 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             ),
         })
         .unwrap_or_default();
-    let setup = match r.setup_cycles {
+    let mut setup = match r.setup_cycles {
         0 => String::new(),
         n => format!(" (+{n} during the lab's setup, left out of the figures)"),
     };
+    if r.before_window > 0 {
+        setup.push_str(&format!(
+            " (+{} before the window, left out)",
+            r.before_window
+        ));
+    }
     if r.earlier_process {
         let _ = writeln!(
             o,
@@ -205,7 +218,7 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     );
     let _ = writeln!(
         o,
-        "  GC CPU       {}% cumulative at the last cycle; {} ms in all, {} ms compulsory (total - idle)",
+        "  GC P time    Go's GC {}% (of the Ps' time, at the last cycle); {} ms in all, {} ms compulsory (total - idle)",
         r.final_gc_pct,
         go_ms(r.gc_cpu_ms),
         go_ms(r.compulsory_cpu_ms)
@@ -213,7 +226,7 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     let c = &r.cpu_ms;
     let _ = writeln!(
         o,
-        "  CPU ms sum   assist {}  background {}  idle {}  STW {}+{}  idle share {}",
+        "  P time ms    assist {}  background {}  idle {}  STW {}+{}  idle share of GC P time {}",
         go_ms(c.assist),
         go_ms(c.background),
         go_ms(c.idle),
@@ -224,23 +237,29 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
     let m = &r.per_cycle_median_ms;
     let _ = writeln!(
         o,
-        "  per cycle    median ms: assist {}  background {}  idle {}  GC CPU {}  compulsory {}",
+        "  per cycle    median ms: assist {}  background {}  idle {}  GC P time {}  compulsory {}; mean compulsory {}",
         go_ms(m.assist),
         go_ms(m.background),
         go_ms(m.idle),
         go_ms(m.gc_cpu),
-        go_ms(m.compulsory_cpu)
+        go_ms(m.compulsory_cpu),
+        go_ms(r.compulsory_ms_per_cycle())
     );
     for (label, p, what) in [
         ("pause ms ", &r.pause_ms, "STW sweep + mark termination"),
         ("mark ms  ", &r.mark_ms, "concurrent, wall clock"),
     ] {
+        // A p99 of fewer than 100 cycles is their maximum: left out rather than repeated.
+        let p99 = if r.cycles < P99_CYCLES {
+            String::new()
+        } else {
+            format!("  p99 {}", go_ms(p.p99))
+        };
         let _ = writeln!(
             o,
-            "  {label}    p50 {}  p90 {}  p99 {}  max {}  ({what})",
+            "  {label}    p50 {}  p90 {}{p99}  max {}  ({what})",
             go_ms(p.p50),
             go_ms(p.p90),
-            go_ms(p.p99),
             go_ms(p.max)
         );
     }
@@ -374,6 +393,13 @@ fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
         c.b_runs,
         if c.b_runs == 1 { "" } else { "s" }
     );
+    if let Some(w) = a.first().and_then(|s| s.timeline.window.text()) {
+        let before: usize = a.iter().chain(b).map(|s| s.timeline.before_window()).sum();
+        let _ = writeln!(
+            o,
+            "window: {w} in every run ({before} cycles before it left out)"
+        );
+    }
     if !c.mismatch.is_empty() {
         let _ = writeln!(
             o,
@@ -478,6 +504,13 @@ fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
             "A only, B only: no run on the other side has the figure (n/a), so nothing is compared."
         );
     }
+    if shown.iter().any(|r| r.label.contains("(=max")) {
+        let _ = writeln!(
+            o,
+            "p99 (=max, <{P99_CYCLES}): a run has fewer than {P99_CYCLES} cycles, so its p99 \
+             is its maximum. mean: a run's total over its cycles; median: its middle cycle."
+        );
+    }
     let programs = a
         .iter()
         .chain(b)
@@ -487,7 +520,7 @@ fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
         let _ = writeln!(
             o,
             "loaded machine: {} of A's and {} of B's runs shared the machine with over {} CPUs \
-             of other work; Go's GC CPU figures count wall time, so they moved with the load \
+             of other work; Go's GC P time figures count wall time, so they moved with the load \
              too. Repeat on an idle machine.",
             la, lb, LOADED_CPUS
         );
@@ -496,7 +529,7 @@ fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
             o,
             "loaded machine: {} of A's and {} of B's lab runs spent over {}% of their mark \
              time descheduled by the OS; CPU rows are on-CPU time, wall-clock rows (mark \
-             wall, pauses, cycles/s, GC CPU %) moved with the load.",
+             wall, pauses, cycles/s, Go's GC %) moved with the load.",
             la,
             lb,
             (LOADED_SHARE * 100.0).round()

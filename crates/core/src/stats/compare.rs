@@ -18,9 +18,16 @@ gcscope_model::named_enum! {
     pub enum Metric (key, from_key) {
         GcCpuPct => "gc_cpu_pct",
         CompulsoryMsPerCycle => "compulsory_cpu_ms_per_cycle",
-        GcCpuMsPerCycle => "gc_cpu_ms_per_cycle",
-        IdleShare => "idle_share",
+        // Per-run totals beside the per-cycle mean: a collector that runs more, cheaper
+        // cycles can save less per run than per cycle.
+        CompulsorySPerRun => "compulsory_cpu_s_per_run",
+        CyclesPerRun => "cycles_per_run",
+        // Green Tea's mechanism, where the trace has it (gctrace=2, the lab), high in the
+        // strip's few rows.
         PageDensity => "page_scan_density",
+        GcCpuMsPerCycle => "gc_cpu_ms_per_cycle",
+        AssistShare => "assist_share",
+        IdleShare => "idle_share",
         ThreadCpuMsPerCycle => "thread_cpu_ms_per_cycle",
         PauseP50 => "pause_p50_ms",
         PauseP99 => "pause_p99_ms",
@@ -35,16 +42,21 @@ impl Metric {
     #[must_use]
     pub fn label(self) -> &'static str {
         match self {
-            Metric::GcCpuPct => "GC CPU % (final)",
-            Metric::CompulsoryMsPerCycle => "compulsory CPU ms/cycle",
-            Metric::GcCpuMsPerCycle => "GC CPU ms/cycle",
-            Metric::IdleShare => "idle share",
+            // Go's cpu fields are P time (wall time while holding a P), not CPU seconds.
+            Metric::GcCpuPct => "Go's GC % (final)",
+            Metric::CyclesPerRun => "cycles per run",
+            Metric::CompulsorySPerRun => "compulsory P s per run",
+            Metric::CompulsoryMsPerCycle => "mean compulsory P ms/cycle",
+            Metric::GcCpuMsPerCycle => "mean GC P ms/cycle",
+            Metric::AssistShare => "assist share of compulsory",
+            Metric::IdleShare => "idle share of GC P time",
             Metric::PageDensity => "page scan density",
-            Metric::ThreadCpuMsPerCycle => "thread CPU ms/cycle (lab)",
+            Metric::ThreadCpuMsPerCycle => "mean thread CPU ms/cycle",
             Metric::PauseP50 => "pause p50 ms",
             Metric::PauseP99 => "pause p99 ms",
             Metric::PauseMax => "pause max ms",
-            Metric::MarkMedian => "mark wall median ms",
+            // A nearest-rank percentile, not the median (docs/SUMMARY.md): named for what it is.
+            Metric::MarkMedian => "mark wall p50 ms",
             Metric::CyclesPerSec => "cycles/s",
             Metric::HeapGoalMax => "heap goal max MB",
         }
@@ -55,7 +67,7 @@ impl Metric {
     #[must_use]
     pub fn change(self) -> Change {
         match self {
-            Metric::GcCpuPct | Metric::IdleShare => Change::Points,
+            Metric::GcCpuPct | Metric::IdleShare | Metric::AssistShare => Change::Points,
             Metric::PageDensity | Metric::CyclesPerSec => Change::Ratio,
             _ => Change::Relative,
         }
@@ -66,6 +78,9 @@ impl Metric {
     pub fn bench_unit(self) -> &'static str {
         match self {
             Metric::GcCpuPct => "gc-cpu-%",
+            Metric::CyclesPerRun => "cycles",
+            Metric::CompulsorySPerRun => "compulsory-s",
+            Metric::AssistShare => "assist-share",
             Metric::CompulsoryMsPerCycle => "compulsory-ms/cycle",
             Metric::GcCpuMsPerCycle => "gc-cpu-ms/cycle",
             Metric::IdleShare => "idle-share",
@@ -99,6 +114,12 @@ impl Metric {
     pub fn of(self, s: &RunSummary) -> Option<f64> {
         match self {
             Metric::GcCpuPct => Some(f64::from(s.final_gc_pct)),
+            #[allow(clippy::cast_precision_loss)]
+            Metric::CyclesPerRun => Some(s.cycles as f64),
+            Metric::CompulsorySPerRun => Some(s.compulsory_cpu_ms / 1000.0),
+            Metric::AssistShare => {
+                (s.compulsory_cpu_ms > 0.0).then(|| s.cpu_ms.assist / s.compulsory_cpu_ms)
+            }
             Metric::CompulsoryMsPerCycle => Some(s.compulsory_ms_per_cycle()),
             Metric::GcCpuMsPerCycle => Some(s.gc_cpu_ms_per_cycle()),
             Metric::IdleShare => s.idle_share,
@@ -113,6 +134,9 @@ impl Metric {
         }
     }
 }
+
+/// Cycles a run needs for its p99 to be other than its maximum.
+pub const P99_CYCLES: usize = 100;
 
 /// Runs a side a verdict needs.
 pub const MIN_RUNS: usize = 3;
@@ -205,9 +229,13 @@ pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
     let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
     let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
     let mut r = row_of(m.key(), m.label(), m.change(), &va, &vb);
-    // GC CPU % is printed in percent already; the idle share is a fraction.
-    if m == Metric::IdleShare {
+    // GC CPU % is printed in percent already; the idle and assist shares are fractions.
+    if matches!(m, Metric::IdleShare | Metric::AssistShare) {
         r.change = r.change.map(|pp| pp * 100.0);
+    }
+    // A p99 of fewer than 100 values is their maximum (nearest rank): said, not implied.
+    if m == Metric::PauseP99 && a.iter().chain(b).any(|s| s.cycles < P99_CYCLES) {
+        r.label = format!("pause p99 ms (=max, <{P99_CYCLES})");
     }
     r
 }
@@ -374,12 +402,15 @@ mod tests {
     fn new_metrics_follow_compulsory_cpu() {
         let keys: Vec<&str> = Metric::ALL.iter().map(|m| m.key()).collect();
         assert_eq!(
-            keys[1..5],
+            keys[1..8],
             [
                 "compulsory_cpu_ms_per_cycle",
+                "compulsory_cpu_s_per_run",
+                "cycles_per_run",
+                "page_scan_density",
                 "gc_cpu_ms_per_cycle",
+                "assist_share",
                 "idle_share",
-                "page_scan_density"
             ]
         );
     }

@@ -381,6 +381,13 @@ impl RunStats {
         self.steady.n + self.setup_cycles()
     }
 
+    /// All GC P time pushed (setup cycles included), ms: Go's cpu fields summed.
+    #[must_use]
+    pub fn gc_p_time_ms(&self) -> f64 {
+        let setup = self.setup.as_ref().map_or(0, |s| s.gc_cpu);
+        ms(self.steady.gc_cpu.saturating_add(setup))
+    }
+
     /// The setup cycles pushed.
     #[must_use]
     pub fn setup_cycles(&self) -> usize {
@@ -577,6 +584,7 @@ impl Figures {
         let (live_min, live_max) = self.live.unwrap_or_default();
         let s = RunSummary {
             label: None,
+            before_window: 0,
             findings: Vec::new(),
             pacer: None,
             earlier_process: false,

@@ -25,6 +25,8 @@ pub struct RunSummary {
     /// out of every other figure: `cycles + setup_cycles` is every cycle of the run. (A run of
     /// setup cycles only has figures of those, and 0 here.)
     pub setup_cycles: usize,
+    /// Cycles read before the steady-state window (`--from-cycle`, `--after`), left out.
+    pub before_window: usize,
     pub forced: usize,
     pub first_cycle: u32,
     pub last_cycle: u32,

@@ -11,7 +11,7 @@ use ratatui::Frame;
 pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let s = p.summary.as_ref();
     let title = format!(
-        " CPU per cycle: compulsory {} ms/cycle, idle share {} ",
+        " GC P time per cycle: compulsory {} ms mean, idle share {} ",
         // The strip's and `compare`'s figure, by the same code: the run's mean per cycle.
         s.and_then(|s| Metric::CompulsoryMsPerCycle.of(s))
             .map_or("-".into(), go_ms),

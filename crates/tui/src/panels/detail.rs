@@ -24,7 +24,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         lines.push(Line::from(Span::styled(format::line(c), theme.bold())));
     }
     lines.push(Line::from(format!(
-        "gc {} ({}) started @{:.3}s{}; {}% of CPU went to GC since the program started",
+        "gc {} ({}) started @{:.3}s{}; Go's GC {}% (of the Ps' time since the program started)",
         c.num,
         if c.line == 0 {
             "live".to_string()
@@ -48,7 +48,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         ms(c.pause())
     )));
     lines.push(Line::from(format!(
-        "CPU: {} ms assists by allocating goroutines, {} ms background workers, {} ms idle workers, {} ms in the two pauses x P; {} ms compulsory",
+        "P time: {} ms assists by allocating goroutines, {} ms background workers, {} ms idle workers, {} ms in the two pauses x P; {} ms compulsory",
         ms(c.cpu.assist),
         ms(c.cpu.background),
         ms(c.cpu.idle),

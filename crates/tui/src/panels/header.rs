@@ -178,6 +178,14 @@ pub(crate) fn named(
     if !state_first {
         spans.push(Span::styled(state, theme.bold()));
     }
+    // `--from-cycle` / `--after`: every figure is of the window, and the header says so.
+    if let Some(w) = p.timeline.window.text() {
+        let before = p.current_run().map_or(0, |r| r.before_window);
+        spans.push(Span::styled(
+            format!("window {w} ({before} before)"),
+            theme.bold(),
+        ));
+    }
     // Under go run / go test the first processes of a log are the go command's and the
     // compiler's: said beside the state, with the run number, so nobody tunes the wrong process.
     if s.is_some_and(|s| s.earlier_process) {

@@ -48,16 +48,19 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         .collect();
     let mut lines = table(&cells, area.width.saturating_sub(2) as usize, theme);
     // Findings one side's run has and the other's not, below the rows when there is room.
+    // The strip is at most a third of the screen: rows below its edge are cut, and the title
+    // says so first (a narrow terminal cuts the title's end). The findings line takes the
+    // last row from the table when the two do not fit (the header row and four rows stay).
     let diff = &app.finding_diff;
-    if !diff.is_empty() && lines.len() + 2 < usize::from(area.height) {
+    let mut room = usize::from(area.height.saturating_sub(3));
+    if !diff.is_empty() && room >= 5 {
+        room = room.min(lines.len().saturating_sub(1)).min(room - 1);
+        lines.truncate(room + 1);
         lines.push(Line::from(Span::styled(
             fit(diff, area.width.saturating_sub(2) as usize),
             theme.bold(),
         )));
     }
-    // The strip is at most a third of the screen: rows below its edge are cut, and the title
-    // says so first (a narrow terminal cuts the title's end).
-    let room = usize::from(area.height.saturating_sub(3));
     let total = app.comparison.len();
     let cut = if room < total {
         format!(" ({room} of {total} rows shown, all in `gcscope compare`)")
