@@ -8,7 +8,8 @@
 //! encoding/json's benchmark, each built for both collectors, 3 runs a setting, recorded on a
 //! quiet machine: the model was developed against these two) and traces/go/tune-holdout/
 //! (two more standard-library benchmarks, recorded after the model was frozen and scored
-//! once: the part no choice was made on).
+//! once: the part no choice was made on) and traces/go/tune-holdout2/ (index/suffixarray,
+//! recorded and scored once the same way, the model unchanged).
 //!
 //! "The same work": each recorded run did its own amount of work (the pacer sweep scales
 //! its iterations with GOGC), so a measured run's cycles and GC P time are scaled to the fit
@@ -185,6 +186,7 @@ fn loads() -> std::collections::HashMap<String, f64> {
         ("pacer", "runs.tsv"),
         ("tune", "labels.tsv"),
         ("tune-holdout", "labels.tsv"),
+        ("tune-holdout2", "labels.tsv"),
     ] {
         let Ok(text) = std::fs::read_to_string(dir(sub).join(file)) else {
             continue;
@@ -332,6 +334,10 @@ fn tune_predicts_runs_it_never_saw_better_than_the_guides_formula() {
         (
             "traces/go/tune-holdout (held out)",
             tune_cases_in("tune-holdout"),
+        ),
+        (
+            "traces/go/tune-holdout2 (held out, a second time)",
+            tune_cases_in("tune-holdout2"),
         ),
     ];
     let mut table = String::from(
