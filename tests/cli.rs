@@ -1066,6 +1066,38 @@ fn compare_and_ab_write_a_markdown_table_with_the_same_rows() {
     let md = stdout(&o);
     assert!(md.contains("|---|--:|--:|--:|---|"), "{md}");
     assert!(md.contains("GODEBUG=gctrace=1\n\n"), "{md}");
+    let o = gcscope(&[
+        "ab",
+        "--runs",
+        "1",
+        "--format",
+        "markdown",
+        &rep(100),
+        &rep(200),
+    ]);
+    // The same document but for the measured CPU ratio of the oversubscribed line.
+    let measured = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("oversubscribed"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(measured(&stdout(&o)), measured(&md));
+
+    // summary: one row per run, with the text summary's figures, then the findings.
+    let sum = stdout(&gcscope(&["summary", "--format", "markdown", a[0], b[0]]));
+    let rows: Vec<&str> = sum.lines().filter(|l| l.starts_with("| traces/")).collect();
+    assert_eq!(rows.len(), 2, "{sum}");
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&["summary", "--json", b[0]]).stdout).unwrap();
+    let r = &j["runs"][0];
+    assert!(
+        rows[1].contains(&format!(" | {} | {} | ", r["cycles"], r["final_gc_pct"])),
+        "{}",
+        rows[1]
+    );
+    assert!(sum.contains("\nFindings:\n\n- **"), "{sum}");
+    assert!(sum.contains("P time (wall time while holding a P), not CPU seconds"));
 }
 
 /// `--from-cycle` and `--after`: the figures are of the window's cycles only, and every output
@@ -1148,4 +1180,99 @@ fn a_steady_state_window_leaves_the_setup_cycles_out_and_says_so() {
     assert!(!none.status.success());
     let err = String::from_utf8_lossy(&none.stderr);
     assert!(err.contains("in the window (from gc 1000)"), "{err}");
+}
+
+/// `view --snapshot`: one frame of the dashboard, headless, as an SVG file with its colours
+/// (none under NO_COLOR), at the size asked; a bad size or an unwritable path is named.
+#[test]
+fn view_snapshot_draws_one_frame_to_an_svg_file() {
+    let dir = std::env::temp_dir().join(format!("gcscope-svg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("ab.svg");
+    let o = gcscope(&[
+        "view",
+        "--snapshot",
+        out.to_str().unwrap(),
+        "--size",
+        "100x30",
+        TREE_LEGACY,
+        TREE_GT,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("one 100x30 frame of the dashboard is in"),
+        "{err}"
+    );
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="840" height="510""#));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // Both sides' names, every cycle shown (the trace's 61), the strip, and colour.
+    assert!(svg.contains("legacy_tree_p2_r1.log") && svg.contains("greentea_tree_p2_r1.log"));
+    assert!(svg.contains("cycles 61/61"), "{svg}");
+    assert!(svg.contains("mean compulsory P ms/cycle"), "{svg}");
+    assert!(svg.contains(r##"fill="#cd3131""##) || svg.contains(r##"fill="#11a8cd""##));
+
+    let plain = dir.join("plain.svg");
+    let o = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["view", "--snapshot", plain.to_str().unwrap(), TREE_GT])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let svg = std::fs::read_to_string(&plain).unwrap();
+    let fills: std::collections::BTreeSet<&str> =
+        svg.split("fill=\"").skip(1).map(|s| &s[..7]).collect();
+    assert!(
+        fills.iter().all(|f| ["#d0d0d0", "#1c1c1c"].contains(f)),
+        "{fills:?}"
+    );
+
+    let bad = gcscope(&["view", "--snapshot", "x.svg", "--size", "20x5", TREE_GT]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("outside 60-1000"));
+    let nowhere = gcscope(&["view", "--snapshot", "/no/such/dir/x.svg", TREE_GT]);
+    assert!(!nowhere.status.success());
+    assert!(String::from_utf8_lossy(&nowhere.stderr).contains("cannot write /no/such/dir/x.svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's A/B table is what `compare` prints over the record it names
+/// (traces/go/ab-readme/, written by `ab --record`): the claim is measured on its input.
+#[test]
+fn the_readmes_ab_table_is_compares_table_of_its_record() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("metric                       A median"))
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    assert!(block.len() > 10, "no A/B table in the README");
+    let mut args = vec!["compare", "--metric", "wall_s=wall=([0-9.]+)s"];
+    let logs: Vec<String> = ["a", "b"]
+        .iter()
+        .flat_map(|s| (1..=3).map(move |k| format!("traces/go/ab-readme/{s}-0{k}.log")))
+        .collect();
+    args.extend(logs[..3].iter().map(String::as_str));
+    args.push("--");
+    args.extend(logs[3..].iter().map(String::as_str));
+    let text = stdout(&gcscope(&args));
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("metric"))
+        .take(block.len())
+        .map(str::trim_end)
+        .collect();
+    assert_eq!(table, block);
+    // Recorded on a quiet machine: runs.tsv keeps the load, and compare says none was loaded.
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope(&[&["compare", "--json"][..], &args[3..]].concat()).stdout)
+            .unwrap();
+    assert_eq!(
+        (j["a_loaded_runs"].as_u64(), j["b_loaded_runs"].as_u64()),
+        (Some(0), Some(0))
+    );
 }

@@ -18,6 +18,7 @@ use common::{gone_within, standin};
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -100,13 +101,18 @@ struct OnPty {
 
 impl OnPty {
     fn start(args: &[&str]) -> OnPty {
+        OnPty::start_in(args, Path::new(env!("CARGO_MANIFEST_DIR")))
+    }
+
+    /// `start` with `dir` as the working directory.
+    fn start_in(args: &[&str], dir: &Path) -> OnPty {
         let pty = open_pty();
         let cooked = lflag(&pty.slave);
         assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
         let io = |fd: &OwnedFd| Stdio::from(fd.try_clone().unwrap());
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
         cmd.args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(dir)
             .env("TERM", "xterm-256color")
             .env_remove("GODEBUG")
             .stdin(io(&pty.slave))
@@ -411,4 +417,41 @@ fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
         after.contains("stopped when the dashboard closed"),
         "{after:?}"
     );
+}
+
+/// `s` writes the frame on screen to a new SVG file in the working directory and says where
+/// in the hint bar; a second `s` writes a second file, never over the first.
+#[test]
+fn s_saves_the_frame_as_a_picture_and_says_where() {
+    let dir = std::env::temp_dir().join(format!("gcscope-snap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = format!(
+        "{}/traces/go/go1.27.3_greentea_tree_p2_r1.log",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut on = OnPty::start_in(&[&trace], &dir);
+    on.wait_for("phases", Duration::from_secs(20));
+    on.pty.master.write_all(b"s").unwrap();
+    on.wait_for("this", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    on.pty.master.write_all(b"s").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    let mut svgs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .collect();
+    svgs.sort();
+    assert_eq!(svgs.len(), 2, "{svgs:?}: {}", on.text());
+    let name = svgs[0].file_name().unwrap().to_str().unwrap().to_string();
+    assert!(on.text().contains(&name), "the hint bar names {name}");
+    let svg = std::fs::read_to_string(&svgs[0]).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+    // The frame's own text: the panel titles and the trace's name.
+    assert!(svg.contains("phases per cycle"), "{svg}");
+    assert!(svg.contains("greentea_tree_p2_r1.log"), "{svg}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

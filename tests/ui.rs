@@ -72,7 +72,7 @@ fn a_b_side_by_side() {
     assert!(s.contains("mean compulsory P ms/cycle"));
     assert!(
         s.contains("at gc 2 "),
-        "linked cursors: both on the second cycle"
+        "linked cursors: both on the second cycle:\n{s}"
     );
     insta::assert_snapshot!(s);
 }
@@ -462,8 +462,15 @@ fn run_keys_move_both_sides_of_a_lab_ab_together() {
     app.act(Action::NextRun);
     let runs = |app: &App| app.panes.iter().map(|p| p.run.index()).collect::<Vec<_>>();
     assert_eq!(runs(&app), [1, 1]);
+    // The newest run stays the newest: `]` does not wrap to run 1, and says so.
+    app.act(Action::NextRun);
+    assert_eq!(runs(&app), [1, 1]);
+    assert!(app.notice.as_deref().unwrap().contains("newest run"));
     app.act(Action::PrevRun);
     assert_eq!(runs(&app), [0, 0]);
+    app.act(Action::PrevRun);
+    assert_eq!(runs(&app), [0, 0]);
+    assert!(app.notice.as_deref().unwrap().contains("first run"));
     app.lab = None;
     app.act(Action::NextRun);
     assert_eq!(runs(&app), [1, 0]);
@@ -730,7 +737,10 @@ fn one_trace_at_every_size_shows_its_name_counts_selected_cycle_and_four_panels(
         ] {
             assert_eq!(text.matches(title).count(), 1, "{title}:\n{text}");
         }
-        assert!(sc.hint_bar().starts_with(" q  quit  ? i t  help"), "{text}");
+        assert!(
+            sc.hint_bar().starts_with(" q  quit  ? i t s  help"),
+            "{text}"
+        );
     });
 }
 
@@ -741,11 +751,20 @@ fn one_trace_at_every_size_shows_its_name_counts_selected_cycle_and_four_panels(
 fn a_b_at_every_size_shows_both_headers_apart_each_selected_cycle_and_no_verdict() {
     at_every_size("a_b", |sc, app| {
         let text = sc.text();
-        assert_headers_apart(
-            sc,
-            "A …legacy_graph_p2_gctrace2.log",
-            "B …greentea_graph_p2_gctrace2.log",
-        );
+        // Whole paths where they fit (200 columns), else the file names' shared start cut.
+        if sc.w >= 200 {
+            assert_headers_apart(
+                sc,
+                "A go/go1.27.3_legacy_graph_p2_gctrace2.log",
+                "B go/go1.27.3_greentea_graph_p2_gctrace2.log",
+            );
+        } else {
+            assert_headers_apart(
+                sc,
+                "A …legacy_graph_p2_gctrace2.log",
+                "B …greentea_graph_p2_gctrace2.log",
+            );
+        }
         assert_each_side_shows_its_cycle_and_charts(sc, app);
         let title = sc.row(sc.above_strip());
         assert!(title.contains(": one run a side, so no ra"), "{text}");
@@ -845,10 +864,12 @@ fn problems_only_at_every_size_shows_the_problems_and_no_charts() {
 fn program_ab_at_every_size_shows_how_each_run_went_and_the_strips_verdicts() {
     at_every_size("program_ab", |sc, app| {
         let text = sc.text();
+        // The commands whole where they fit, else their paths by the last part.
+        let dir = if sc.w >= 100 { "./" } else { "" };
         assert_headers_apart(
             sc,
-            "A leg -mode tree  run 3 exited 0",
-            "B gt -mode tree  run 3 exited 0",
+            &format!("A {dir}leg -mode tree  run 3 exited 0"),
+            &format!("B {dir}gt -mode tree  run 3 exited 0"),
         );
         assert_each_side_shows_its_cycle_and_charts(sc, app);
         let title = sc.row(sc.above_strip());
@@ -871,7 +892,7 @@ fn program_ab_at_every_size_shows_how_each_run_went_and_the_strips_verdicts() {
 fn each_mode_draws_its_overlay_or_prompt_and_no_other() {
     let marks = [
         (Mode::Help, "┌ keys (? to close) "),
-        (Mode::Findings, "┌ findings: 1-9 go to a finding's cycle"),
+        (Mode::Findings, "┌ findings of "),
         (Mode::Jump("12".into()), "jump to cycle: 12_  (Enter to go"),
     ];
     for mode in [
@@ -1332,4 +1353,71 @@ fn a_window_shows_in_the_header_and_the_cycle_count() {
     // The trace has gc 1..23.
     assert!(s.contains("cycles 14/14"), "{s}");
     assert!(s.contains("window from gc 10 (9 before)"), "{s}");
+}
+
+/// Names are shortened only when they do not fit: whole paths at 200 columns, the shared
+/// start cut at 80. The findings overlay says whose findings it lists.
+#[test]
+fn names_are_whole_where_they_fit_and_the_findings_say_whose() {
+    let files = [
+        "go/go1.27.3_legacy_graph_p2_gctrace2.log",
+        "go/go1.27.3_greentea_graph_p2_gctrace2.log",
+    ];
+    let mut a = app(&files);
+    let wide = screen(&mut a, 200, 50);
+    let top = wide.lines().next().unwrap();
+    assert!(top.contains(&format!("A {}", files[0])), "{top}");
+    assert!(top.contains(&format!("B {}", files[1])), "{top}");
+    let narrow = screen(&mut a, 80, 24);
+    let top = narrow.lines().next().unwrap();
+    assert!(top.contains("A …legacy_graph_p2_gctrace2.log"), "{top}");
+    a.act(Action::SwitchFocus);
+    a.act(Action::Findings);
+    let s = screen(&mut a, 120, 40);
+    assert!(
+        s.contains("findings of B go1.27.3_greentea_graph_p2_gctrace2.log, run 1/1"),
+        "{s}"
+    );
+}
+
+/// `gcscope run` at 100x30: the program's output shows, its last line (printed after its
+/// last gc line: the result it is run for) too, when the newest cycle is selected.
+#[test]
+fn a_programs_last_output_line_shows_at_100x30() {
+    use gcscope_model::{ExitStatus, ProgramExit, ProgramStart};
+    let mut a = App::new(vec![Pane::new("./prog", true)]);
+    let id = SourceId::from_index(0);
+    a.apply(
+        id,
+        Event::ProgramStart(Box::new(ProgramStart {
+            command: "./prog".into(),
+            build: None,
+            godebug: "gctrace=1".into(),
+            ab: None,
+            warmup: false,
+        })),
+    );
+    let mut text = std::fs::read_to_string(path("go/go1.27.3_greentea_tree_p2_r1.log")).unwrap();
+    text.push_str("result: 1234 ops/s\n");
+    let mut dec = trace::Decoder::new();
+    let mut events = Vec::new();
+    dec.push(text.as_bytes(), &mut |e| events.push(e));
+    dec.finish(&mut |e| events.push(e));
+    for e in events {
+        a.apply(id, e);
+    }
+    a.apply(
+        id,
+        Event::ProgramExit(ProgramExit {
+            status: ExitStatus::Code(0),
+            wall_s: 9.5,
+            cpu_s: Some(18.0),
+            other_cpus: None,
+            stopped: None,
+        }),
+    );
+    a.apply(id, Event::End { error: None });
+    let s = screen(&mut a, 100, 30);
+    assert!(s.contains("result: 1234 ops/s"), "{s}");
+    assert!(s.contains("log to the selected cycle and after"), "{s}");
 }

@@ -83,10 +83,17 @@ enum Command {
         #[arg(required = true, num_args = 1..=2)]
         files: Vec<PathBuf>,
         /// Follow the files as they grow, like `tail -F` (survives truncation and rotation).
-        #[arg(long, short)]
+        #[arg(long, short, conflicts_with = "snapshot")]
         follow: bool,
         #[command(flatten)]
         window: WindowArgs,
+        /// No dashboard: draw one frame (every cycle shown) to this SVG file, with its
+        /// colours, for an issue or a PR (`s` in the dashboard does the same).
+        #[arg(long, value_name = "FILE.svg")]
+        snapshot: Option<PathBuf>,
+        /// The snapshot's size in cells, WxH.
+        #[arg(long, value_name = "WxH", default_value = "120x40", value_parser = parse_size, requires = "snapshot")]
+        size: (u16, u16),
     },
     /// Per-run figures of one or more traces (`-` reads standard input).
     ///
@@ -98,11 +105,14 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Machine-readable output (field names in docs/SUMMARY.md).
-        #[arg(long, conflicts_with = "csv")]
+        #[arg(long, conflicts_with_all = ["csv", "format"])]
         json: bool,
         /// One row per cycle, for spreadsheets.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         csv: bool,
+        /// Text output format: the per-run report, or a Markdown table to paste into a PR.
+        #[arg(long, value_enum, default_value_t = SummaryFormat::Text)]
+        format: SummaryFormat,
         #[command(flatten)]
         window: WindowArgs,
     },
@@ -214,6 +224,14 @@ pub(crate) enum CompareFormat {
     Markdown,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum SummaryFormat {
+    /// Per run: every figure, notes, problems and findings (docs/SUMMARY.md).
+    Text,
+    /// One Markdown table row per run, then the findings: ready for a PR or an issue.
+    Markdown,
+}
+
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
@@ -222,15 +240,24 @@ pub fn run() -> Result<()> {
         None => view::view(&cli.files, cli.follow, cli.window.window()),
         Some(Command::View {
             files,
+            follow: _,
+            window,
+            snapshot: Some(svg),
+            size,
+        }) => view::snapshot(&files, window.window(), &svg, size),
+        Some(Command::View {
+            files,
             follow,
             window,
+            ..
         }) => view::view(&files, follow, window.window()),
         Some(Command::Summary {
             files,
             json,
             csv,
+            format,
             window,
-        }) => summary::summary(&files, json, csv, window.window()),
+        }) => summary::summary(&files, json, csv, format, window.window()),
         Some(Command::Tune(args)) => tune::tune(&args),
         Some(Command::Lab {
             args,
@@ -268,6 +295,27 @@ pub fn run() -> Result<()> {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Ab(args)) => run::ab(args),
     }
+}
+
+/// `WxH` in cells, each within what a terminal and the dashboard can have.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not WxH (e.g. 120x40)"))?;
+    let dim = |v: &str, min: u16| -> Result<u16, String> {
+        let n: u16 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{v:?} in {s:?} is not a whole number"))?;
+        if !(min..=1000).contains(&n) {
+            return Err(format!("{n} in {s:?} is outside {min}-1000"));
+        }
+        Ok(n)
+    };
+    Ok((
+        dim(w, gcscope_tui::view::MIN_W)?,
+        dim(h, gcscope_tui::view::MIN_H)?,
+    ))
 }
 
 /// `--metric NAME=REGEX`, with a name that is not one of gcscope's own figures.

@@ -352,12 +352,15 @@ pub struct AbArgs {
     pub record: Option<PathBuf>,
     /// The comparison as JSON on stdout, with verdicts and every run (implies
     /// --headless; progress goes to stderr).
-    #[arg(long, conflicts_with = "markdown")]
+    #[arg(long, conflicts_with_all = ["markdown", "format"])]
     pub json: bool,
     /// The result as Markdown on stdout (a table with the verdict rule's footnotes, for a PR
-    /// comment), also after the dashboard closes.
-    #[arg(long)]
+    /// comment), also after the dashboard closes: `--format markdown`.
+    #[arg(long, conflicts_with = "format")]
     pub markdown: bool,
+    /// The result's format: `compare`'s table, Markdown, or Go benchmark lines for benchstat.
+    #[arg(long, value_enum, default_value_t = super::CompareFormat::Table)]
+    pub format: super::CompareFormat,
     /// No dashboard: progress on stderr, the table at the end.
     #[arg(long)]
     pub headless: bool,
@@ -451,11 +454,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
             }
             // (`--json` runs headless: this is the table.)
             let (sa, sb) = (&sources[..1], &sources[1..]);
-            print(&if args.markdown {
-                report::ab_markdown(sa, sb, why.as_deref())
-            } else {
-                report::ab_text(sa, sb, why.as_deref())
-            })?;
+            print(&ab_report(&args, sa, sb, why.as_deref()))?;
             result?;
             if sources
                 .iter()
@@ -490,10 +489,8 @@ pub fn ab(args: AbArgs) -> Result<()> {
     let (sa, sb) = (&sources[..1], &sources[1..]);
     if args.json {
         print_json(&report::ab_json(sa, sb, outcome.stopped_by.as_deref()))?;
-    } else if args.markdown {
-        print(&report::ab_markdown(sa, sb, outcome.stopped_by.as_deref()))?;
     } else {
-        print(&report::ab_text(sa, sb, outcome.stopped_by.as_deref()))?;
+        print(&ab_report(&args, sa, sb, outcome.stopped_by.as_deref()))?;
     }
     if let Some(why) = &outcome.stopped_by {
         let _ = writeln!(std::io::stderr(), "gcscope ab: {why}");
@@ -511,6 +508,15 @@ pub fn ab(args: AbArgs) -> Result<()> {
         return Err(ExitWith(1).into());
     }
     Ok(())
+}
+
+/// The A/B's result in the format asked for (`--markdown` is `--format markdown`).
+fn ab_report(args: &AbArgs, a: &[Source], b: &[Source], stopped: Option<&str>) -> String {
+    match (args.markdown, args.format) {
+        (true, _) | (false, super::CompareFormat::Markdown) => report::ab_markdown(a, b, stopped),
+        (false, super::CompareFormat::Bench) => report::compare_bench(a, b),
+        (false, super::CompareFormat::Table) => report::ab_text(a, b, stopped),
+    }
 }
 
 /// The two sides' timelines as the reports read them, each named by its command.

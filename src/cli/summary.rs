@@ -12,6 +12,7 @@ pub fn summary(
     files: &[PathBuf],
     json: bool,
     csv: bool,
+    format: super::SummaryFormat,
     window: gcscope_core::timeline::Window,
 ) -> Result<()> {
     if csv {
@@ -38,6 +39,8 @@ pub fn summary(
     super::hint_no_gc_lines(&sources);
     let printed = if json {
         print_json(&report::summary_json(&sources))
+    } else if format == super::SummaryFormat::Markdown {
+        print(&report::summary_markdown(&sources))
     } else {
         write_stdout(|out| report::write_summary_text(&sources, out))
     };

@@ -28,6 +28,41 @@ pub fn demo() -> Result<()> {
     )?)
 }
 
+/// One frame of the dashboard over `files`, read whole, as an SVG file.
+pub fn snapshot(
+    files: &[PathBuf],
+    window: gcscope_core::timeline::Window,
+    svg: &std::path::Path,
+    (w, h): (u16, u16),
+) -> Result<()> {
+    if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        bail!("standard input (-) can be read only once");
+    }
+    // Read as the dashboard reads them: cycles and program output kept.
+    let timelines = files
+        .iter()
+        .map(|f| {
+            let tl = gcscope_source::read_path_into(
+                f,
+                gcscope_core::timeline::Timeline {
+                    window,
+                    ..Default::default()
+                },
+            )?;
+            Ok((gcscope_core::fmt::path(f).to_string(), tl))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let picture =
+        gcscope_tui::snapshot::render(timelines, w, h, gcscope_tui::view::Theme::from_env());
+    std::fs::write(svg, picture)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", gcscope_core::fmt::path(svg)))?;
+    eprintln!(
+        "gcscope: one {w}x{h} frame of the dashboard is in {}",
+        gcscope_core::fmt::path(svg)
+    );
+    Ok(())
+}
+
 pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Window) -> Result<()> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         bail!("standard input (-) can be read only once");

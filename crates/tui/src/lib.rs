@@ -18,6 +18,7 @@ pub mod app;
 pub mod error;
 pub mod keys;
 mod panels;
+pub mod snapshot;
 pub mod view;
 
 use app::{App, Pane};
@@ -179,9 +180,17 @@ pub async fn event_loop<B: Backend>(
             _ = frame.tick() => {
                 app.tick(clock());
                 app.refresh();
-                terminal
+                let drawn = terminal
                     .draw(|f| view::draw(f, &app, theme))
                     .map_err(|e| Error::Draw(e.to_string()))?;
+                // `s`: the frame just drawn, as a picture, in the working directory.
+                if std::mem::take(&mut app.snapshot) {
+                    let svg = snapshot::svg(drawn.buffer);
+                    app.notice = Some(match snapshot::write_new(std::path::Path::new("."), &svg) {
+                        Ok(path) => format!("this frame is in {}", path.display()),
+                        Err(e) => format!("cannot write the snapshot here: {e}"),
+                    });
+                }
             }
             batch = rx.recv(), if sources_open => match batch {
                 Some(b) => {

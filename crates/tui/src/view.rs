@@ -178,14 +178,21 @@ fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
     let [head, rest] =
         Layout::vertical([Constraint::Length(head_h), Constraint::Min(0)]).areas(area);
     header::draw(f, app, p, 0, head, theme);
+    // A program gcscope runs prints what the user ran it for: its output comes before the
+    // detail panels (at 100x30 it showed only at 200x50).
+    let program = !p.timeline.programs.is_empty();
     if wide && rest.height >= 24 && !no_cycles(p) {
         let [l, r] = Layout::horizontal([Constraint::Percentage(50); 2]).areas(rest);
         column(f, p, &[Panel::Phases, Panel::Cpu, Panel::Detail], l, theme);
-        let right = [Panel::Heap, Panel::Pauses, Panel::Density, Panel::Log];
+        let right = if program {
+            [Panel::Heap, Panel::Log, Panel::Pauses, Panel::Density]
+        } else {
+            [Panel::Heap, Panel::Pauses, Panel::Density, Panel::Log]
+        };
         column(f, p, &right, r, theme);
     } else {
         // One column: what the run did first, then why.
-        let order = [
+        let mut order = vec![
             Panel::Phases,
             Panel::Cpu,
             Panel::Heap,
@@ -194,6 +201,10 @@ fn single(f: &mut Frame, app: &App, p: &Pane, area: Rect, theme: Theme) {
             Panel::Density,
             Panel::Log,
         ];
+        if program {
+            order.retain(|&x| x != Panel::Log);
+            order.insert(3, Panel::Log);
+        }
         column(f, p, &order, rest, theme);
     }
 }
@@ -215,7 +226,7 @@ fn ab(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     let [top, strip] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(rows.min(cap))]).areas(area);
     let cols = Layout::horizontal([Constraint::Percentage(50); 2]).split(top);
-    let names = header::short_names(app);
+    let names = header::short_names(app, header::name_room(cols[0].width));
     let density = app.panes.iter().any(|p| p.cols.has_density);
     let mut order = vec![Panel::Phases, Panel::Cpu];
     if density {

@@ -6,6 +6,7 @@ mod ab;
 mod bench;
 mod csv;
 mod json;
+mod markdown;
 mod text;
 mod tune;
 
@@ -13,6 +14,7 @@ pub use ab::{ab_json, ab_markdown, ab_text, p_time_over_cpu, AbJson};
 pub use bench::compare_bench;
 pub use csv::CsvRows;
 pub use json::{compare_json, summary_json, CompareJson, SummaryJson};
+pub use markdown::summary_markdown;
 pub use text::{compare_markdown, compare_text, run_text, summary_text, write_summary_text};
 pub use tune::{tune_change, tune_text, verify_text, worth_trying, worth_trying_predictions};
 

@@ -63,6 +63,8 @@ pub struct App {
     pub zoom: Option<usize>,
     pub link: Link,
     pub quit: bool,
+    /// `s` was pressed: the loop writes the next frame it draws to an SVG file.
+    pub snapshot: bool,
     /// What the last key did not do and why (the hint bar shows it until the next key).
     pub notice: Option<String>,
     /// Start the replay by itself once every source has arrived (the demo).
@@ -99,6 +101,7 @@ impl App {
             zoom: None,
             link: Link::Index,
             quit: false,
+            snapshot: false,
             notice: None,
             autoplay: false,
             comparison: Vec::new(),
@@ -305,6 +308,13 @@ impl App {
             Action::PrevRun | Action::NextRun if runs < 2 => {
                 "[ ]: this source has one run (a run is a process: the cycle counter restarts)"
             }
+            // The ends do not wrap: `]` on the newest run of a live lab went back to run 1.
+            Action::NextRun if self.focused().is_some_and(|p| p.run.index() + 1 >= runs) => {
+                "]: this is the newest run ([ goes back)"
+            }
+            Action::PrevRun if self.focused().is_some_and(|p| p.run.index() == 0) => {
+                "[: this is the first run (] goes forward)"
+            }
             _ => return None,
         };
         Some(why.to_string())
@@ -317,6 +327,7 @@ impl App {
         }
         match action {
             Action::Quit => self.quit = true,
+            Action::Snapshot => self.snapshot = true,
             Action::Help => self.toggle(Mode::Help),
             Action::Findings => self.toggle(Mode::Findings),
             Action::Tune => self.toggle(Mode::Tune),
@@ -375,12 +386,12 @@ impl App {
                     if !together && i != focus {
                         continue;
                     }
-                    let runs = p.timeline.runs.len().max(1);
+                    let last = p.timeline.runs.len().saturating_sub(1);
                     let run = p.run.index();
                     p.run = RunId::from_index(if action == Action::NextRun {
-                        (run + 1) % runs
+                        (run + 1).min(last)
                     } else {
-                        (run + runs - 1) % runs
+                        run.saturating_sub(1)
                     });
                     p.reveal_all();
                     p.follow = true;
@@ -400,9 +411,31 @@ impl App {
         }
     }
 
+    /// A lab key changes the running lab, whose settings are the newest run's: a side showing
+    /// an older run goes to the newest first and says so, so the change starts from what is
+    /// on screen.
     fn turn_lab(&mut self, knob: LabKnob) {
-        if let Some(lab) = &mut self.lab {
-            lab.turn(knob);
+        let Some(lab) = &mut self.lab else {
+            return;
+        };
+        lab.turn(knob);
+        let mut moved = false;
+        for p in &mut self.panes {
+            let newest = p.timeline.runs.len().saturating_sub(1);
+            if p.run.index() < newest {
+                p.run = RunId::from_index(newest);
+                p.reveal_all();
+                p.clamp_cursor();
+                moved = true;
+            }
+            p.follow = true;
+        }
+        if moved {
+            self.notice = Some(
+                "the lab runs the newest run's settings: changed from those, shown from the \
+                 newest run on"
+                    .into(),
+            );
         }
     }
 

@@ -111,7 +111,7 @@ impl Pane {
     }
 
     /// Cycles in the selected run, revealed or not.
-    pub(super) fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.current_run().map_or(0, |r| r.cycles.len())
     }
 

@@ -72,9 +72,18 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         .and_then(|s| s.scan.as_ref())
         .map(|s| {
             let mut v: Vec<_> = s.classes.iter().filter(|c| c.objects > 0).collect();
+            // The six classes with the most objects, then shown by size (large last), so the
+            // line reads like the runtime's size class table.
             v.sort_by_key(|c| std::cmp::Reverse(c.objects));
+            v.truncate(6);
+            v.sort_by_key(|c| {
+                if c.class == 0 {
+                    u64::MAX
+                } else {
+                    u64::from(c.class)
+                }
+            });
             v.iter()
-                .take(6)
                 .map(|c| {
                     let name = if c.class == 0 {
                         "large".to_string()
@@ -90,7 +99,11 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         })
         .unwrap_or_default();
     f.render_widget(
-        Paragraph::new(format!("by size class: {}", classes.join("  "))).wrap(Wrap { trim: true }),
+        Paragraph::new(format!(
+            "by size class (most objects, by size): {}",
+            classes.join("  ")
+        ))
+        .wrap(Wrap { trim: true }),
         b,
     );
 }

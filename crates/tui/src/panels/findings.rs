@@ -53,11 +53,25 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         width: w,
         height: h,
     };
-    f.render_widget(Clear, r);
-    f.render_widget(
-        text.block(block(
-            " findings: 1-9 go to a finding's cycle, any other key closes ",
-        )),
-        r,
+    // Whose findings: the side and run they are of (Tab moves the focus in an A/B).
+    let whose = app.focused().map_or(String::new(), |p| {
+        let side = if app.panes.len() > 1 {
+            format!("{} ", ["A", "B"][app.focus.index().min(1)])
+        } else {
+            String::new()
+        };
+        let name = p.name.rsplit('/').next().unwrap_or(&p.name);
+        format!(
+            "{side}{}, run {}/{}",
+            gcscope_core::fmt::escape_controls(name),
+            p.run.number(),
+            p.timeline.runs.len().max(1)
+        )
+    });
+    let title = super::fit(
+        &format!(" findings of {whose}: 1-9 go to a finding's cycle, any other key closes "),
+        usize::from(w.saturating_sub(2)),
     );
+    f.render_widget(Clear, r);
+    f.render_widget(text.block(block(title)), r);
 }

@@ -14,11 +14,16 @@ use ratatui::Frame;
 /// Columns between A's header and B's: as many as between two items of a header (`fill`).
 pub(crate) const GAP: u16 = 2;
 
-/// The two sides' names as the headers show them: file names without their directories and
-/// without the start they share (`…legacy_graph.log`, `…greentea_graph.log`), so two long
-/// paths never collide at 80 columns.
-pub(crate) fn short_names(app: &App) -> Vec<String> {
+/// The two sides' names as the headers show them, in `room` columns each: whole when they fit,
+/// else without their directories, else also without the start they share
+/// (`…legacy_graph.log`, `…greentea_graph.log`), so two long paths never collide at 80
+/// columns and are not shortened at 200.
+pub(crate) fn short_names(app: &App, room: usize) -> Vec<String> {
     let full: Vec<&str> = app.panes.iter().map(display_name).collect();
+    let fits = |names: &[&str]| names.iter().all(|n| n.chars().count() <= room);
+    if fits(&full) {
+        return full.iter().map(|n| n.to_string()).collect();
+    }
     if full.iter().any(|n| n.starts_with("lab ")) {
         // A lab label is its settings: the workload in their shared start matters.
         return full.iter().map(|n| n.to_string()).collect();
@@ -41,6 +46,9 @@ pub(crate) fn short_names(app: &App) -> Vec<String> {
             .map(|n| n.rsplit('/').next().unwrap_or(n))
             .collect()
     };
+    if fits(&base) {
+        return base.iter().map(|n| n.to_string()).collect();
+    }
     let common = match base.as_slice() {
         [a, b] => a
             .char_indices()
@@ -66,6 +74,17 @@ pub(crate) fn short_names(app: &App) -> Vec<String> {
         .collect()
 }
 
+/// Columns a side's name may take in a header `width` wide: half of a two-row header (from 90
+/// columns), a third of a one-row one, which must keep the counts and the selected cycle.
+pub(crate) fn name_room(width: u16) -> usize {
+    let w = usize::from(width);
+    if w >= 90 {
+        (w / 2).saturating_sub(2)
+    } else {
+        w / 3
+    }
+}
+
 /// A live lab run says what it runs; a file says which file it is (its settings are in
 /// `summary`).
 fn display_name(p: &Pane) -> &str {
@@ -80,7 +99,7 @@ pub(crate) fn draw(f: &mut Frame, app: &App, p: &Pane, i: usize, area: Rect, the
     if p.timeline.programs.is_empty() {
         named(f, app, p, i, display_name(p), area, theme);
     } else {
-        let names = short_names(app);
+        let names = short_names(app, name_room(area.width));
         named(f, app, p, i, &names[i.min(names.len() - 1)], area, theme);
     }
 }

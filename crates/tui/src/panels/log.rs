@@ -26,7 +26,17 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         })
         .collect();
     let room = h.saturating_sub(lines.len());
-    let upto = p.selected().map_or(u64::MAX, |c| c.line.max(1));
+    // At the run's last cycle, what came after it too, to the next run: a program's last
+    // line (its result) follows its last gc line.
+    let at_last = p.selected().is_some() && p.cursor.index() + 1 >= p.total();
+    let upto = match p.selected() {
+        Some(_) if at_last => tl
+            .runs
+            .get(p.run.index() + 1)
+            .map_or(u64::MAX, |next| next.first_line.saturating_sub(1)),
+        Some(c) => c.line.max(1),
+        None => u64::MAX,
+    };
     let out_end = tl.output.partition_point(|o| o.line <= upto);
     let note_end = tl.notes.partition_point(|n| n.line <= upto);
     let mut rows: Vec<(u64, Line)> = tl.output[..out_end]
@@ -54,7 +64,8 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     lines.extend(rows.into_iter().skip(start).map(|r| r.1));
     // Counts of the whole source; the lines shown are those up to the selected cycle.
     let title = format!(
-        " log to the selected cycle; in all: output {}, notes {}, problems {} ",
+        " log to the selected cycle{}; in all: output {}, notes {}, problems {} ",
+        if at_last { " and after" } else { "" },
         tl.output_count(),
         tl.notes.len(),
         tl.problems.len()
