@@ -1210,7 +1210,7 @@ fn view_snapshot_draws_one_frame_to_an_svg_file() {
     assert!(svg.trim_end().ends_with("</svg>"));
     // Both sides' names, every cycle shown (the trace's 61), the strip, and colour.
     assert!(svg.contains("legacy_tree_p2_r1.log") && svg.contains("greentea_tree_p2_r1.log"));
-    assert!(svg.contains("cycles 61/61"), "{svg}");
+    assert!(svg.contains("61/61"), "{svg}");
     assert!(svg.contains("mean compulsory P ms/cycle"), "{svg}");
     assert!(svg.contains(r##"fill="#cd3131""##) || svg.contains(r##"fill="#11a8cd""##));
 

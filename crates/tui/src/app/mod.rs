@@ -363,10 +363,21 @@ impl App {
                     SourceId::from_index((self.focus.index() + 1) % self.panes.len().max(1));
             }
             Action::Follow => {
-                if let Some(p) = self.panes.get_mut(self.focus.index()) {
-                    p.follow = !p.follow;
+                // The sides are linked: following is both sides' or neither's (one side
+                // following while the other held still unlinked them silently).
+                let follow = !self.focused().is_some_and(|p| p.follow);
+                for p in &mut self.panes {
+                    p.follow = follow;
                     p.clamp_cursor();
                 }
+                if !follow {
+                    self.link_others();
+                }
+                self.notice = Some(if follow {
+                    "following the newest cycle (f holds still)".into()
+                } else {
+                    "holding still at the selected cycle (f follows the newest)".into()
+                });
             }
             Action::Jump => self.mode = Mode::Jump(String::new()),
             Action::ZoomIn => {
@@ -402,7 +413,16 @@ impl App {
                 self.link = match self.link {
                     Link::Index => Link::Time,
                     Link::Time => Link::Index,
-                }
+                };
+                self.link_others();
+                // Said where it is seen at every size (the header has it only from 90 columns).
+                self.notice = Some(match self.link {
+                    Link::Index => "linked by index: the sides select their Nth cycle".into(),
+                    Link::Time => {
+                        "linked by time: the sides select the cycle at the same time since start"
+                            .into()
+                    }
+                });
             }
             Action::LabWorkload => self.turn_lab(LabKnob::NextWorkload),
             Action::LabMarker => self.turn_lab(LabKnob::ToggleMarker),

@@ -27,7 +27,9 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         return;
     }
     let outer = block(format!(
-        " page scan density: objects per span visit, whole run {} ",
+        // One name for the figure: Go's span visits and the lab's page visits are both a
+        // visit to one page's objects (a small-object span is a page).
+        " page scan density (objects per visit), whole run {} ",
         p.summary
             .as_ref()
             .and_then(|s| {
@@ -131,13 +133,14 @@ fn visit_histogram(hist: &[u64], width: usize) -> Vec<Line<'static>> {
         labels.push_str(&format!("{label:<cell$}"));
     }
     let single = hist.first().copied().unwrap_or(0) as f64 / total as f64;
+    // The bars with their bucket labels first: a two-row panel (100x30) keeps both.
     vec![
+        Line::from(bars),
+        Line::from(labels),
         Line::from(format!(
             "objects per visit ({:.0}% of visits scan one object)",
             single * 100.0
         )),
-        Line::from(bars),
-        Line::from(labels),
     ]
 }
 
@@ -155,14 +158,14 @@ mod tests {
         assert_eq!(
             text(visit_histogram(&[6, 3, 0, 1], 12)),
             [
-                "objects per visit (60% of visits scan one object)",
                 "██ ▄▄    ▂▂ ",
                 "1  2  4  8+ ",
+                "objects per visit (60% of visits scan one object)",
             ]
         );
         // Shares round to the nearest percent: 2 of 3 is 67%.
         assert_eq!(
-            text(visit_histogram(&[2, 1], 4))[0],
+            text(visit_histogram(&[2, 1], 4))[2],
             "objects per visit (67% of visits scan one object)"
         );
     }
@@ -174,9 +177,9 @@ mod tests {
         assert_eq!(
             text(visit_histogram(&[1, 1_000_000, 1], 60)),
             [
-                "objects per visit (0% of visits scan one object)",
                 "▁▁▁▁▁ █████ ▁▁▁▁▁ ",
                 "1     2     4+    ",
+                "objects per visit (0% of visits scan one object)",
             ]
         );
     }
@@ -186,9 +189,9 @@ mod tests {
         assert_eq!(
             text(visit_histogram(&[0, 0], 10)),
             [
-                "objects per visit (0% of visits scan one object)",
                 "          ",
                 "1    2+   ",
+                "objects per visit (0% of visits scan one object)",
             ]
         );
         // Width 0 or 1 still gives each bucket a cell of 2: a bar and a gap.
@@ -196,9 +199,9 @@ mod tests {
             assert_eq!(
                 text(visit_histogram(&[1], width)),
                 [
-                    "objects per visit (100% of visits scan one object)",
                     "█ ",
                     "1+",
+                    "objects per visit (100% of visits scan one object)",
                 ]
             );
         }

@@ -185,14 +185,23 @@ pub(crate) fn named(
     if state_first {
         spans.push(Span::styled(state.clone(), theme.bold()));
     }
-    spans.push(Span::raw(format!("cycles {}/{}", p.cycles().len(), total)));
+    // A one-row header (an A/B side under 90 columns) says the same in fewer words.
+    let short = area.height < 2;
+    spans.push(Span::raw(if short {
+        format!("{}/{}", p.cycles().len(), total)
+    } else {
+        format!("cycles {}/{}", p.cycles().len(), total)
+    }));
+    // The selected cycle before Go's %: after `/ 20 Enter` it is what the user looks for,
+    // and a one-row header at 100 columns has room for one of the two.
     if let Some(c) = sel {
-        spans.push(Span::raw(format!("Go's GC {}%", c.cum_pct)));
         spans.push(Span::raw(format!(
-            "at gc {} @{:.3}s",
+            "{}gc {} @{:.3}s",
+            if short { "" } else { "at " },
             c.num,
             c.at as f64 / 1e9
         )));
+        spans.push(Span::raw(format!("Go's GC {}%", c.cum_pct)));
     }
     if !state_first {
         spans.push(Span::styled(state, theme.bold()));
