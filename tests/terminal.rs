@@ -199,10 +199,30 @@ fn the_terminal_is_restored_on_every_way_out() {
             Box::new(signal(libc::SIGQUIT)),
             128 + libc::SIGQUIT,
         ),
+        (
+            "SIGUSR1",
+            Box::new(signal(libc::SIGUSR1)),
+            128 + libc::SIGUSR1,
+        ),
+        (
+            "SIGUSR2",
+            Box::new(signal(libc::SIGUSR2)),
+            128 + libc::SIGUSR2,
+        ),
+        (
+            "SIGALRM",
+            Box::new(signal(libc::SIGALRM)),
+            128 + libc::SIGALRM,
+        ),
+        // An abort (what a failed allocation does) skips every destructor: the handler gives
+        // the terminal back, then the signal ends the process (no exit code).
+        ("SIGABRT", Box::new(signal(libc::SIGABRT)), -libc::SIGABRT),
+        ("SIGSEGV", Box::new(signal(libc::SIGSEGV)), -libc::SIGSEGV),
     ];
     for (name, end, want) in ways {
         let (code, out, lflag) = run_and_end(&*end);
-        assert_eq!(code, Some(want), "{name}");
+        let want = (want >= 0).then_some(want);
+        assert_eq!(code, want, "{name}");
         let entered = out.rfind("\u{1b}[?1049h").unwrap();
         let left = out.rfind("\u{1b}[?1049l");
         assert!(
@@ -218,6 +238,82 @@ fn the_terminal_is_restored_on_every_way_out() {
             "{name}: the terminal is left raw"
         );
     }
+}
+
+/// SIGTSTP and the Ctrl-Z key give the terminal back and stop; `fg` (SIGCONT) takes it
+/// again, in raw mode and the alternate screen, and redraws; q then quits as ever.
+#[test]
+fn ctrl_z_gives_the_terminal_back_and_fg_takes_it_again() {
+    let mut on = OnPty::start(&["demo"]);
+    on.wait_for("phases", Duration::from_secs(20));
+    let pid = on.child.id() as i32;
+    let raw = lflag(&on.pty.slave);
+    assert!(raw & libc::ICANON == 0, "raw while drawing");
+    // SAFETY: kill has no memory-safety preconditions.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTSTP) }, 0);
+    let stopped = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('T')
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !stopped(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(stopped(pid), "gcscope did not stop");
+    let cooked = lflag(&on.pty.slave);
+    assert!(
+        cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0,
+        "stopped with the terminal raw"
+    );
+    let before = on.text().len();
+    assert!(on.text().rfind("\u{1b}[?1049l") > on.text().rfind("\u{1b}[?1049h"));
+    assert!(
+        on.text()[..before].contains("\u{1b}[?1000l"),
+        "mouse reporting left on"
+    );
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while lflag(&on.pty.slave) & libc::ICANON != 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        lflag(&on.pty.slave) & libc::ICANON == 0,
+        "raw again after fg"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let after = on.text()[before..].to_string();
+    assert!(
+        after.contains("\u{1b}[?1049h"),
+        "the alternate screen again"
+    );
+    assert!(after.contains("phases"), "redrawn: {after:?}");
+    // The key itself: in raw mode Ctrl-Z is a byte, not a signal, and stops gcscope the same.
+    on.pty.master.write_all(b"\x1a").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !stopped(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(stopped(pid), "Ctrl-Z did not stop gcscope");
+    assert!(
+        lflag(&on.pty.slave) & libc::ICANON != 0,
+        "stopped with the terminal raw"
+    );
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while lflag(&on.pty.slave) & libc::ICANON != 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    let lf = lflag(&on.pty.slave);
+    assert!(lf & libc::ICANON != 0 && lf & libc::ECHO != 0);
 }
 
 /// `gcscope run` in the dashboard: whatever ends gcscope (q, Ctrl-C, a signal, even SIGKILL),

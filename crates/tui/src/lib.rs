@@ -100,6 +100,9 @@ fn run_app(
         // `init` installs a panic hook that restores the terminal before the panic message;
         // the guard restores it on every other way out (quit, error, Ctrl-C, and SIGINT,
         // SIGTERM, SIGHUP or SIGQUIT, which end the loop).
+        // A fault or an abort (an allocation that failed) skips every destructor: a handler
+        // gives the terminal back first.
+        gcscope_source::signals::restore_terminal_on_crash(RESTORE_BYTES);
         let mut terminal = ratatui::init();
         let _guard = Restore;
         let _ = crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture);
@@ -143,6 +146,54 @@ fn run_app(
     (app.panes.into_iter().map(|p| p.timeline).collect(), result)
 }
 
+/// What undoes the dashboard's terminal modes, as bytes a signal handler can write: mouse
+/// reporting off (every mode crossterm's EnableMouseCapture sets), the main screen back, the
+/// cursor shown.
+const RESTORE_BYTES: &[u8] =
+    b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
+
+fn is_ctrl_z(ev: &Term) -> bool {
+    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    matches!(ev, Term::Key(k) if k.code == KeyCode::Char('z')
+        && k.modifiers.contains(KeyModifiers::CONTROL)
+        && k.kind == KeyEventKind::Press)
+}
+
+/// The terminal as the shell left it: before a stop.
+fn give_back() {
+    if !std::io::stdout().is_terminal() {
+        return;
+    }
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        crossterm::event::DisableMouseCapture,
+        crossterm::terminal::LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = crossterm::terminal::disable_raw_mode();
+}
+
+/// The dashboard's terminal modes again, and a full redraw (the screen held the shell's).
+fn take_again<B: Backend>(terminal: &mut Terminal<B>) -> Result<(), Error> {
+    if !std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    let _ = crossterm::terminal::enable_raw_mode();
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+        crossterm::event::EnableMouseCapture,
+        crossterm::cursor::Hide
+    );
+    // A blank frame, so that the next one is drawn whole on the cleared screen (ratatui's
+    // own clear asks the terminal for the cursor position and waits for its answer).
+    terminal
+        .draw(|f| f.render_widget(ratatui::widgets::Clear, f.area()))
+        .map(|_| ())
+        .map_err(|e| Error::Draw(e.to_string()))
+}
+
 struct Restore;
 
 impl Drop for Restore {
@@ -165,18 +216,36 @@ pub async fn event_loop<B: Backend>(
     let mut frame = tokio::time::interval(Duration::from_millis(1000 / FPS));
     frame.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut sources_open = true;
-    let mut signals = Signals::new()?;
+    let mut signals = Signals::with_job_control()?;
     loop {
         // Keys, signals and frames before source events: a source that never pauses (a
         // program printing without end) must not starve q or the screen.
         tokio::select! {
             biased;
             ev = input.next() => match ev {
+                // Raw mode turns Ctrl-Z into a key, not SIGTSTP: it stops gcscope as the
+                // signal would, the terminal given back first.
+                Some(Ok(ev)) if is_ctrl_z(&ev) => {
+                    give_back();
+                    gcscope_source::signals::stop_self();
+                    take_again(terminal)?;
+                }
                 Some(Ok(ev)) => handle(&mut app, ev),
                 Some(Err(e)) => return Err(e.into()),
                 None => app.quit = true,
             },
-            signal = signals.recv() => return Ok((app, Some(signal))),
+            signal = signals.recv() => match signal {
+                // Ctrl-Z: the terminal back to the shell, stopped; `fg`: taken again, redrawn.
+                gcscope_source::signals::STOP => {
+                    give_back();
+                    gcscope_source::signals::stop_self();
+                    take_again(terminal)?;
+                }
+                // Continued after a stop gcscope did not see (SIGSTOP): the shell may have
+                // reset the terminal, so it is set up again.
+                gcscope_source::signals::CONTINUE => take_again(terminal)?,
+                other => return Ok((app, Some(other))),
+            },
             _ = frame.tick() => {
                 app.tick(clock());
                 app.refresh();
