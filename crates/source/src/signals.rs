@@ -150,8 +150,9 @@ pub fn restore_terminal_on_crash(bytes: &'static [u8]) {
             Err(_) => return,
         }
     };
-    // SAFETY: a zeroed termios is valid; tcgetattr fills it for an open descriptor.
+    // SAFETY: a zeroed termios is valid.
     let mut modes: libc::termios = unsafe { std::mem::zeroed() };
+    // SAFETY: tcgetattr fills `modes` for an open descriptor, or fails.
     if unsafe { libc::tcgetattr(tty, &mut modes) } != 0 {
         return;
     }
@@ -189,6 +190,7 @@ extern "C" fn on_crash(sig: libc::c_int) {
     }
     // The default action, delivered when this handler returns (the signal is blocked while it
     // runs): the process ends as the signal would have ended it, core dump included.
+    // SAFETY: signal and raise are async-signal-safe and take no pointers.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
