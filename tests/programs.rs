@@ -253,6 +253,39 @@ fn ab_runs_interleave_never_overlap_and_are_recorded() {
     let report = text(&out.stdout);
     assert!(report.contains("order: a b A B A B A B"), "{report}");
     assert!(report.contains("(3 runs)"), "{report}");
+
+    // The same directory again: refused before any run, the first record untouched.
+    let before = std::fs::read(rec.join("runs.tsv")).unwrap();
+    let again = gcscope()
+        .args(["ab", "--runs", "1", "--record"])
+        .arg(&rec)
+        .args([side("A", LEGACY), side("B", GREENTEA)])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains("the directory is not empty (an earlier record?)"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(std::fs::read(rec.join("runs.tsv")).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        want,
+        "no run started"
+    );
+    // A plain file in the way: named, kept as it was.
+    let file = d.join("a-file");
+    std::fs::write(&file, "mine").unwrap();
+    let blocked = gcscope()
+        .args(["ab", "--runs", "1", "--record"])
+        .arg(&file)
+        .args([side("A", LEGACY), side("B", GREENTEA)])
+        .output()
+        .unwrap();
+    assert_eq!(blocked.status.code(), Some(1));
+    assert!(text(&blocked.stderr).contains("a file is in the way"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
 fn ab_json(args: &[&str]) -> (serde_json::Value, String, Option<i32>) {

@@ -384,6 +384,9 @@ pub struct AbArgs {
 }
 
 pub fn ab(args: AbArgs) -> Result<()> {
+    if let Some(dir) = &args.record {
+        fresh_record_dir(dir)?;
+    }
     let notes: Vec<String> = [&args.a, &args.b]
         .iter()
         .filter_map(|command| {
@@ -508,6 +511,29 @@ pub fn ab(args: AbArgs) -> Result<()> {
         return Err(ExitWith(1).into());
     }
     Ok(())
+}
+
+/// `ab --record DIR` writes into an empty or new directory only: over an earlier record it
+/// would replace some files and keep the others, and `compare DIR/a-*.log -- DIR/b-*.log`
+/// would then mix two A/Bs; a file in the way is never overwritten.
+fn fresh_record_dir(dir: &std::path::Path) -> Result<()> {
+    let shown = gcscope_core::fmt::path(dir);
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                bail!(
+                    "--record {shown}: the directory is not empty (an earlier record?); give a \
+                     new one: files of two A/Bs in one directory would be compared as one"
+                );
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(_) if dir.exists() && !dir.is_dir() => {
+            bail!("--record {shown}: a file is in the way (it is not a directory); nothing was written")
+        }
+        Err(e) => bail!("--record {shown}: cannot read it: {e}"),
+    }
 }
 
 /// The A/B's result in the format asked for (`--markdown` is `--format markdown`).

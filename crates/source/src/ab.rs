@@ -92,7 +92,12 @@ pub fn run(
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| SourceError::open(dir, e))?;
             let path = dir.join("runs.tsv");
-            let mut f = std::fs::File::create(&path).map_err(|e| SourceError::open(&path, e))?;
+            // Never over an earlier record (the command checked the directory is fresh).
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .map_err(|e| SourceError::open(&path, e))?;
             let _ = writeln!(
                 f,
                 "order\tside\trun\twarmup\tlog\tstatus\twall_s\tcpu_s\tother_cpus\tcommand"
