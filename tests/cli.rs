@@ -476,13 +476,16 @@ fn lab_flags_out_of_range_name_the_valid_range() {
 fn control_characters_in_file_names_are_escaped_in_text() {
     let dir = std::env::temp_dir().join(format!("gcscope-cli-esc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let name = dir.join("a\u{1b}]0;owned\u{7}\u{1b}[2J.log");
+    // ESC, BEL and a right-to-left override (which would show `gol.x` for `x.log`).
+    let name = dir.join("a\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}.log");
     std::fs::copy(TREE_GT, &name).unwrap();
     let n = name.to_str().unwrap();
     for args in [
         vec!["summary", n],
         vec!["compare", n, "--", n],
         vec!["summary", "--csv", n],
+        vec!["summary", "--format", "markdown", n],
+        vec!["compare", "--format", "markdown", n, "--", n],
     ] {
         let o = gcscope(&args);
         assert!(o.status.success(), "{args:?}");
@@ -490,8 +493,9 @@ fn control_characters_in_file_names_are_escaped_in_text() {
             !o.stdout.contains(&0x1b) && !o.stdout.contains(&7),
             "{args:?}"
         );
+        assert!(!stdout(&o).contains('\u{202e}'), "{args:?}");
         assert!(
-            stdout(&o).contains("a\\u{1b}]0;owned\\u{7}\\u{1b}[2J.log"),
+            stdout(&o).contains("a\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{202e}.log"),
             "{args:?}"
         );
     }

@@ -148,6 +148,42 @@ fn run_a_program_that_cannot_start_is_named() {
         stderr.contains("cannot start /nonexistent/prog"),
         "{stderr}"
     );
+    // Control bytes and bidi overrides in a command reach the terminal escaped, in the
+    // "cannot start" line and in the exit line alike.
+    let evil = "/nonexistent/\u{1b}]0;owned\u{7}\u{202e}gorp";
+    let out = gcscope()
+        .args(["run", "--headless", "--", evil])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(!stderr.contains('\u{202e}'), "{stderr:?}");
+    assert!(
+        stderr.contains("\\u{1b}]0;owned\\u{7}\\u{202e}gorp"),
+        "{stderr:?}"
+    );
+    let out = gcscope()
+        .args([
+            "run",
+            "--headless",
+            "--",
+            "sh",
+            "-c",
+            "exit 3",
+            "\u{1b}[2J\u{7}",
+        ])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(stderr.contains("exit status 3 after"), "{stderr:?}");
 }
 
 /// Headless, a signal to gcscope reaches the program (the same signal), the program is

@@ -55,7 +55,7 @@ fn build_note(program: Option<&Path>, build: Option<&String>, level: u8) -> Opti
         Some(p) => format!(
             "gcscope: no Go build info in {} (not a Go executable, a script, or not found): \
              gctrace={level}",
-            p.display()
+            gcscope_core::fmt::path(p)
         ),
         None => format!(
             "gcscope: no program found in the command to read a Go build from: gctrace={level}"
@@ -165,12 +165,17 @@ pub fn run(args: RunArgs) -> Result<()> {
         .or_else(|| Some(PathBuf::from(first)));
     let (build, level) = build_and_level(program.clone(), args.gctrace);
     let note = build_note(program.as_deref(), build.as_ref(), level);
-    let display = args
-        .command
-        .iter()
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ");
+    // Escaped once here, so that every line naming the command (the header, "cannot start",
+    // the exit line, runs.tsv) shows its control bytes as `\u{1b}`, never raw.
+    let display = gcscope_core::fmt::escape_controls(
+        &args
+            .command
+            .iter()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+    .into_owned();
     let headless = args.headless || !std::io::stdout().is_terminal();
     let spec = ChildSpec {
         argv: args.command.clone(),
@@ -288,7 +293,7 @@ fn record_row(log: &Path, display: &str, exit: &gcscope_model::ProgramExit) {
         let _ = writeln!(
             std::io::stderr(),
             "gcscope run: {} has other columns; the run's load is not recorded there",
-            path.display()
+            gcscope_core::fmt::path(&path)
         );
         return;
     }
@@ -309,7 +314,7 @@ fn record_row(log: &Path, display: &str, exit: &gcscope_model::ProgramExit) {
         let _ = writeln!(
             std::io::stderr(),
             "gcscope run: cannot write {}: {e}",
-            path.display()
+            gcscope_core::fmt::path(&path)
         );
     }
 }

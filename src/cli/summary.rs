@@ -134,7 +134,8 @@ fn recorded_stdout(log: &std::path::Path) -> Result<Vec<String>> {
             .map(str::to_string)
             .collect()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display()))),
+        Err(e) => Err(anyhow::Error::new(e)
+            .context(format!("cannot read {}", gcscope_core::fmt::path(&path)))),
     }
 }
 

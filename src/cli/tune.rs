@@ -152,14 +152,19 @@ pub fn fit(args: &TuneArgs) -> Result<(String, usize, Tune)> {
         Some(n) => n - 1,
         None => last_process(&tl.runs)
             .or_else(|| tl.runs.iter().rposition(|r| !r.cycles.is_empty()))
-            .with_context(|| format!("{}: no gc lines", args.trace.display()))?,
+            .with_context(|| format!("{}: no gc lines", gcscope_core::fmt::path(&args.trace)))?,
     };
     let run = &tl.runs[k];
     let pacer = run.summary().and_then(|s| s.pacer);
     let settings = settings(args, pacer.as_ref().and_then(|p| p.gogc));
-    let t = tune::tune(&run.cycles, pacer.as_ref(), &settings)
-        .map_err(|e| anyhow::anyhow!("{}, run {}: not tuned: {e}", args.trace.display(), k + 1))?;
-    Ok((args.trace.display().to_string(), k, t))
+    let t = tune::tune(&run.cycles, pacer.as_ref(), &settings).map_err(|e| {
+        anyhow::anyhow!(
+            "{}, run {}: not tuned: {e}",
+            gcscope_core::fmt::path(&args.trace),
+            k + 1
+        )
+    })?;
+    Ok((gcscope_core::fmt::path(&args.trace), k, t))
 }
 
 pub fn tune(args: &TuneArgs) -> Result<()> {

@@ -93,22 +93,33 @@ pub fn go_ms(v: f64) -> String {
     Fixed(v, decimals).to_string()
 }
 
-/// Text from outside (a file name, a path) made safe to print to a terminal: control
-/// characters (escape sequences could retitle or clear the user's terminal) are written as
-/// Rust escapes, `\u{1b}`; everything else is kept.
+/// Text from outside (a file name, a path, a command) made safe to print to a terminal:
+/// control characters (escape sequences could retitle or clear the user's terminal) and
+/// bidirectional controls (`needs_escape`) are written as Rust escapes, `\u{1b}`; everything
+/// else is kept. The one function every output to a terminal uses for such text.
 pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(needs_escape) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c.is_control() {
+        if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// What must not reach a terminal as it is: control characters (C0, DEL, C1: ESC starts a
+/// terminal command, BEL rings) and the bidirectional overrides and isolates (U+202A-U+202E,
+/// U+2066-U+2069), which reorder the text shown after them (a file name that reads as
+/// another), plus the marks U+200E, U+200F and U+061C.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// A path as `escape_controls` text.
@@ -148,6 +159,12 @@ mod tests {
             "x\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\ny\\u{9b}z"
         );
         assert_eq!(path(std::path::Path::new("é/\tt")), "é/\\tt");
+        // A right-to-left override makes `gnp.log` show as `gol.png`: escaped, with the
+        // isolates and marks; other scripts are kept.
+        assert_eq!(
+            escape_controls("a\u{202E}gnp.log \u{2066}x\u{2069}\u{200F} ملف"),
+            "a\\u{202e}gnp.log \\u{2066}x\\u{2069}\\u{200f} ملف"
+        );
     }
 
     /// `Fixed` writes exactly what `{:.N}` writes: for ms values as summaries make them (ns
