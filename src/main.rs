@@ -14,6 +14,15 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // `gcscope __supervise ...`: the process between gcscope and a program it runs
+    // (gcscope_source::supervise), started by gcscope itself.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|a| a == gcscope_source::supervise::ARG)
+    {
+        gcscope_source::supervise::main(&args[2..]);
+    }
     // A program gcscope runs never outlives it: a panic kills them first (the dashboard's own
     // hook, installed later, restores the terminal before this one runs).
     let previous = std::panic::take_hook();

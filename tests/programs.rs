@@ -601,14 +601,18 @@ fn run_headless_passes_a_closed_stdout_on_to_the_program() {
 /// killed when it exits), and its CPU counts as other load, never more than the machine has.
 #[test]
 fn run_background_children_go_with_the_program_and_load_stays_within_the_machine() {
+    // (Also when gcscope is SIGKILLed: `run_s_grandchildren_die_with_a_sigkilled_gcscope`.)
     let d = temp("background");
     let pidfile = d.join("yes.pid");
     let script = format!(
         "yes > /dev/null & echo $! > {}; sleep 0.8; exit 0",
         pidfile.display()
     );
+    let log = d.join("gc.log");
     let out = gcscope()
-        .args(["run", "--headless", "--", "sh", "-c", &script])
+        .args(["run", "--headless", "--record"])
+        .arg(&log)
+        .args(["--", "sh", "-c", &script])
         .output()
         .unwrap();
     let stderr = text(&out.stderr);
@@ -618,6 +622,18 @@ fn run_background_children_go_with_the_program_and_load_stays_within_the_machine
         gone_within(pid, Duration::from_secs(5)),
         "the program's background child {pid} was left running"
     );
+    // The background yes is the program's own work: reaped by the supervisor, its CPU is in
+    // the program's (runs.tsv's cpu_s), not in the other load.
+    let tsv = std::fs::read_to_string(d.join("runs.tsv")).unwrap();
+    let head: Vec<&str> = tsv.lines().next().unwrap().split('\t').collect();
+    let row: Vec<&str> = tsv.lines().nth(1).unwrap().split('\t').collect();
+    let cpu: f64 = row[head.iter().position(|h| *h == "cpu_s").unwrap()]
+        .parse()
+        .unwrap();
+    assert!(
+        cpu > 0.3,
+        "the background yes's CPU is the program's: {tsv}"
+    );
     let load: f64 = stderr
         .split("other load ")
         .nth(1)
@@ -626,7 +642,6 @@ fn run_background_children_go_with_the_program_and_load_stays_within_the_machine
         .unwrap_or_else(|| panic!("no load figure: {stderr}"));
     let cpus = std::thread::available_parallelism().unwrap().get() as f64;
     assert!(load <= cpus, "{load} CPUs of other load on {cpus} CPUs");
-    assert!(load > 0.3, "the background yes is other load: {load}");
 }
 
 /// A failed warm-up is named as one, stops the A/B, and is listed as failed.
@@ -659,4 +674,43 @@ fn ab_a_failed_warm_up_is_named() {
         "{stdout}"
     );
     assert!(stdout.contains("order: a b!"), "{stdout}");
+}
+
+/// `kill -9` of gcscope: the supervisor between it and the program ends the program and what
+/// the program started (here a shell's two sleeps), headless and on a pipe alike.
+#[test]
+fn run_s_grandchildren_die_with_a_sigkilled_gcscope() {
+    let d = temp("sigkill");
+    let pids = d.join("pids");
+    let script = format!(
+        "sleep 3003 & echo $! >> {p}; sleep 3004 & echo $! >> {p}; wait",
+        p = pids.display()
+    );
+    let mut child = gcscope()
+        .args(["run", "--headless", "--", "sh", "-c", &script])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let read = || -> Vec<i32> {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    };
+    while read().len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sleeps = read();
+    assert_eq!(sleeps.len(), 2, "the sleeps did not start");
+    child.kill().unwrap();
+    let _ = child.wait();
+    for pid in sleeps {
+        assert!(
+            gone_within(pid, Duration::from_secs(5)),
+            "sleep {pid} outlived a SIGKILLed gcscope"
+        );
+    }
 }

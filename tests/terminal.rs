@@ -317,7 +317,8 @@ fn ctrl_z_gives_the_terminal_back_and_fg_takes_it_again() {
 }
 
 /// `gcscope run` in the dashboard: whatever ends gcscope (q, Ctrl-C, a signal, even SIGKILL),
-/// the program it started ends too, and the terminal is given back. A program that ignores
+/// the program it started ends too, with the process it started, and the terminal is given
+/// back. A program that ignores
 /// SIGTERM gets SIGKILL after the grace period; q passes its status on.
 #[test]
 fn the_program_never_outlives_the_dashboard() {
@@ -378,12 +379,10 @@ fn the_program_never_outlives_the_dashboard() {
         if ignore_term {
             args.push("--ignore-term");
         }
-        // A process the program started itself goes with it (its process group), except
-        // when gcscope is SIGKILLed: then only the program hears of it (the parent-death
-        // signal), and its own children are its own business.
-        if want.is_some() {
-            args.extend(["--child-pidfile", &childfile_s]);
-        }
+        // A process the program started itself goes with it, even when gcscope is
+        // SIGKILLed: the supervisor between them hears of it (the parent-death signal) and
+        // ends the program and what it started (its orphans are the supervisor's children).
+        args.extend(["--child-pidfile", &childfile_s]);
         let started = Instant::now();
         let (code, out, lflag) = run_args_and_end(&args, &*end);
         let pid: i32 = std::fs::read_to_string(&pidfile)
@@ -396,7 +395,7 @@ fn the_program_never_outlives_the_dashboard() {
             "{name}: the program {pid} outlived gcscope"
         );
         assert_eq!(code, want, "{name}: gcscope's status");
-        if want.is_some() {
+        {
             let grandchild: i32 = std::fs::read_to_string(&childfile)
                 .unwrap()
                 .trim()

@@ -193,6 +193,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         metrics: Vec::new(),
         ab: None,
         warmup: false,
+        supervisor: std::env::current_exe().ok(),
     };
     let control = ChildControl::new();
     if !headless {
@@ -417,6 +418,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
             metrics: args.metrics.clone(),
             ab: None,
             warmup: false,
+            supervisor: std::env::current_exe().ok(),
         }
     };
     let (mut a, mut b) = (side(&args.a), side(&args.b));

@@ -280,6 +280,7 @@ fn verify(args: &TuneArgs, name: &str, k: usize, t: &Tune) -> Result<()> {
                 metrics: Vec::new(),
                 ab: None,
                 warmup: false,
+                supervisor: std::env::current_exe().ok(),
             };
             let mut tl = Timeline {
                 drop_text: true,

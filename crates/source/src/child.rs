@@ -57,6 +57,32 @@ pub struct ChildSpec {
     pub metrics: Vec<UserMetric>,
     pub ab: Option<(char, usize)>,
     pub warmup: bool,
+    /// Run it under this gcscope binary's supervisor (`supervise`), so that what it starts
+    /// ends with it and with gcscope, even a SIGKILLed gcscope. `None`: run directly (a
+    /// library caller, the tests of this crate).
+    pub supervisor: Option<PathBuf>,
+}
+
+/// Whether `prog` names a program that can be started: a path to an executable file, or a
+/// name found on PATH. Checked before a supervisor starts it, so that "cannot start" is said
+/// by gcscope as it is without one.
+fn startable(prog: &std::ffi::OsStr) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let p = std::path::Path::new(prog);
+    let found = if p.components().count() > 1 || prog.to_string_lossy().contains('/') {
+        runnable(p)
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(p))))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(std::io::Error::from(std::io::ErrorKind::NotFound))
+    }
 }
 
 /// GODEBUG with gctrace added: the user's settings kept, their own gctrace winning.
@@ -202,7 +228,16 @@ pub fn run(
     };
     let mut record = create(&spec.record)?;
     let mut record_stdout = create(&spec.record_stdout)?;
-    let Some((prog, args)) = spec.argv.split_first() else {
+    let argv = match &spec.supervisor {
+        Some(exe) => {
+            if let Some(prog) = spec.argv.first() {
+                startable(prog).map_err(|e| start_error(spec, e))?;
+            }
+            crate::supervise::wrap(exe, spec.own_group, &spec.argv)
+        }
+        None => spec.argv.clone(),
+    };
+    let Some((prog, args)) = argv.split_first() else {
         return Err(start_error(spec, std::io::Error::other("no command")));
     };
     let mut cmd = Command::new(prog);
@@ -614,6 +649,7 @@ mod tests {
             metrics: Vec::new(),
             ab: None,
             warmup: false,
+            supervisor: None,
         }
     }
 

@@ -9,6 +9,7 @@ pub mod gobuild;
 mod lab;
 pub mod read;
 pub mod signals;
+pub mod supervise;
 
 pub use lab::{LabControl, LabKnob, LabSpec, Switch};
 pub use read::{read_path, read_path_into, stream_path};
