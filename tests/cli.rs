@@ -1280,3 +1280,69 @@ fn the_readmes_ab_table_is_compares_table_of_its_record() {
         (Some(0), Some(0))
     );
 }
+
+/// Under an address-space limit the lab's 8 GB arena cannot be reserved: a clear error that
+/// names --arena-mb, status 1, no abort; a smaller arena then runs.
+#[test]
+fn a_lab_arena_that_cannot_be_reserved_names_arena_mb() {
+    let bin = env!("CARGO_BIN_EXE_gcscope");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec '{bin}' lab --headless --duration 1s"
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot reserve the lab's 8192 MB arena"),
+        "{err}"
+    );
+    assert!(err.contains("--arena-mb 2048"), "{err}");
+    assert!(!err.contains("memory allocation"), "{err}");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 4000000 && exec '{bin}' lab --headless --duration 1s --arena-mb 2048"
+        ))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// A `--metric` that matched nothing is said per side; a 300-digit figure is printed in
+/// scientific form, not 300 columns wide.
+#[test]
+fn metrics_that_never_match_are_said_and_huge_ones_stay_narrow() {
+    let o = gcscope(&[
+        "compare",
+        "--metric",
+        "nope=zzz([0-9]+)",
+        TREE_LEGACY,
+        "--",
+        TREE_GT,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for side in ["A's 1 run", "B's 1 run"] {
+        assert!(
+            err.contains(&format!(
+                "--metric nope matched no output line in any of {side}"
+            )),
+            "{err}"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("gcscope-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("x.log");
+    std::fs::copy(TREE_GT, &log).unwrap();
+    std::fs::write(dir.join("x.stdout"), format!("ops {}\n", "9".repeat(300))).unwrap();
+    let l = log.to_str().unwrap();
+    let o = gcscope(&["compare", "--metric", "ops=ops ([0-9]+)", l, "--", l]);
+    let text = stdout(&o);
+    let row = text.lines().find(|r| r.starts_with("ops")).unwrap();
+    assert!(row.contains("1.00e300"), "{row}");
+    assert!(text.lines().all(|r| r.chars().count() < 200), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -550,3 +550,24 @@ fn s_saves_the_frame_as_a_picture_and_says_where() {
     assert!(svg.contains("greentea_tree_p2_r1.log"), "{svg}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gcscope -` and `summary -` with the terminal as standard input: refused at once with how
+/// to pipe a trace in, instead of waiting on typed lines (or eating the dashboard's keys).
+#[test]
+fn stdin_from_a_terminal_is_refused_with_a_hint() {
+    for args in [&["-"][..], &["summary", "-"][..]] {
+        let mut on = OnPty::start(args);
+        assert_eq!(
+            on.wait_exit(Duration::from_secs(10)).code(),
+            Some(1),
+            "{args:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            on.text()
+                .contains("standard input (-) is this terminal, not a trace"),
+            "{args:?}: {}",
+            on.text()
+        );
+    }
+}

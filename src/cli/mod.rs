@@ -338,6 +338,7 @@ pub(crate) fn read_sources(
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         anyhow::bail!("standard input (-) can be read only once");
     }
+    stdin_not_a_terminal(files)?;
     files
         .iter()
         .map(|f| {
@@ -355,6 +356,43 @@ pub(crate) fn read_sources(
             })
         })
         .collect()
+}
+
+/// `-` with a terminal as standard input would wait for typed lines (and, in the dashboard,
+/// take the keys meant for it): refused, with how a trace is piped in.
+pub(crate) fn stdin_not_a_terminal(files: &[PathBuf]) -> Result<()> {
+    use std::io::IsTerminal;
+    if files.iter().any(|f| f.as_os_str() == "-") && std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "standard input (-) is this terminal, not a trace: pipe one in, \
+             `GODEBUG=gctrace=1 ./prog 2>&1 | gcscope -`, or give a file"
+        );
+    }
+    Ok(())
+}
+
+/// A `--metric` whose regex matched no output line of a side's runs: said per side (the
+/// table has no row for a figure no run has, so it would be silent).
+pub(crate) fn say_unmatched_metrics(metrics: &[UserMetric], a: &[Source], b: &[Source]) {
+    let mut err = std::io::stderr().lock();
+    for (side, sources) in [("A", a), ("B", b)] {
+        let runs = gcscope_core::report::all_runs(sources);
+        for m in metrics {
+            if !runs.is_empty()
+                && !runs
+                    .iter()
+                    .any(|r| r.values.iter().any(|(n, _)| *n == m.name))
+            {
+                let _ = writeln!(
+                    err,
+                    "gcscope: --metric {} matched no output line in any of {side}'s {} run{}",
+                    gcscope_core::fmt::escape_controls(&m.name),
+                    runs.len(),
+                    if runs.len() == 1 { "" } else { "s" }
+                );
+            }
+        }
+    }
 }
 
 /// A source that held no gc line: said on stderr with how Go prints them (the classic

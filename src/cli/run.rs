@@ -445,6 +445,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
         // What the dashboard showed stays in the terminal: the table `--headless` prints.
         if timelines.len() == 2 {
             let sources = ab_sources(timelines, &args);
+            super::say_unmatched_metrics(&args.metrics, &sources[..1], &sources[1..]);
             let planned = usize::from(args.runs);
             let done = sources
                 .iter()
@@ -496,6 +497,7 @@ pub fn ab(args: AbArgs) -> Result<()> {
         },
     )?;
     let sources = ab_sources(tls, &args);
+    super::say_unmatched_metrics(&args.metrics, &sources[..1], &sources[1..]);
     let (sa, sb) = (&sources[..1], &sources[1..]);
     if args.json {
         print_json(&report::ab_json(sa, sb, outcome.stopped_by.as_deref()))?;

@@ -19,6 +19,7 @@ pub fn summary(
         if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
             bail!("standard input (-) can be read only once");
         }
+        super::stdin_not_a_terminal(files)?;
         // Rows are written as the input is read: nothing is held but the cycle being read.
         let out = std::io::stdout().lock();
         let mut rows = report::CsvRows::new(std::io::BufWriter::with_capacity(1 << 16, out));
@@ -87,6 +88,7 @@ pub fn compare(
     }
     super::hint_no_gc_lines(&a);
     super::hint_no_gc_lines(&b);
+    super::say_unmatched_metrics(metrics, &a, &b);
     if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
         if let Some(w) = window.text() {
             bail!("each side needs at least one run with gc cycles in the window ({w})");

@@ -67,6 +67,7 @@ pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Win
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         bail!("standard input (-) can be read only once");
     }
+    super::stdin_not_a_terminal(files)?;
     let mut sources = Vec::new();
     for f in files {
         let spec = if f.as_os_str() == "-" {

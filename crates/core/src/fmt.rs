@@ -56,10 +56,18 @@ fn spread_with(s: &Option<Spread>, p: &dyn Fn(f64) -> String) -> String {
     }
 }
 
-/// Three significant digits, no exponent.
+/// Three significant digits, no exponent below 10^15; from there (a program's own figure
+/// can be anything: a 300-digit value widened every table line to 1,256 columns) and for
+/// the non-finite, scientific form.
 #[must_use]
 pub fn fmt_num(v: f64) -> String {
     let a = v.abs();
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    if a >= 1e15 {
+        return format!("{v:.2e}");
+    }
     if a >= 100.0 || a == 0.0 {
         format!("{v:.0}")
     } else if a >= 10.0 {
@@ -146,4 +154,21 @@ pub fn pacer_text(p: &crate::stats::pacer::PacerSummary) -> String {
         ));
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_num;
+
+    #[test]
+    fn huge_figures_are_scientific_and_the_rest_three_digits() {
+        assert_eq!(fmt_num(1234.5), "1234");
+        assert_eq!(fmt_num(12.345), "12.3");
+        assert_eq!(fmt_num(0.01234), "0.012");
+        assert_eq!(fmt_num(999e12), "999000000000000");
+        assert_eq!(fmt_num(1e300), "1.00e300");
+        assert_eq!(fmt_num(-2.5e20), "-2.50e20");
+        assert_eq!(fmt_num(f64::INFINITY), "inf");
+        assert!(fmt_num(f64::MAX).len() < 12);
+    }
 }

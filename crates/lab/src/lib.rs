@@ -173,7 +173,17 @@ impl Drop for StopGuard<'_> {
 pub fn run(cfg: &Config, mut on_cycle: impl FnMut(LabCycle) -> bool) -> RunEnd {
     let procs = cfg.procs.clamp(1, 64);
     let sizes = workload::Sizes::new(cfg.scale);
-    let heap = heap::Heap::new(cfg.arena_mb << 20, workload::types(), cfg.poison);
+    let Some(heap) = heap::Heap::try_new(cfg.arena_mb << 20, workload::types(), cfg.poison) else {
+        return RunEnd {
+            wall: Duration::ZERO,
+            cycles: 0,
+            ops: 0,
+            checks: Checks::default(),
+            error: Some(LabError::ArenaReserve {
+                arena_mb: cfg.arena_mb,
+            }),
+        };
+    };
     let mutators = cfg.shape.mutators(procs);
     let gc = Gc::new(
         GcOptions {

@@ -48,17 +48,19 @@ unsafe impl Zeroable for ArenaMeta {}
 
 /// A zeroed boxed slice. `alloc_zeroed` maps fresh pages lazily, so a large arena costs
 /// memory only where the heap grows.
-pub(super) fn zeroed<T: Zeroable>(n: usize) -> Box<[T]> {
+pub(super) fn zeroed<T: Zeroable>(n: usize) -> Option<Box<[T]>> {
     let n = n.max(1);
-    let layout = std::alloc::Layout::array::<T>(n).expect("arena layout");
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
     // SAFETY: T is valid as all zero bytes (`Zeroable`); the pointer comes from the global
     // allocator with the layout `Box<[T]>` frees with.
     unsafe {
         let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        // The reservation can fail (an address-space limit, `ulimit -v`): said by the caller,
+        // not an abort.
         if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
     }
 }
 

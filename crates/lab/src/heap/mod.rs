@@ -126,12 +126,20 @@ pub struct Heap {
 }
 
 impl Heap {
+    /// A heap of `arena_bytes`; panics when the arena cannot be reserved (`try_new` says so).
     #[must_use]
     pub fn new(arena_bytes: u64, types: Vec<Type>, poison: bool) -> Heap {
+        Heap::try_new(arena_bytes, types, poison)
+            .unwrap_or_else(|| panic!("cannot reserve a {arena_bytes}-byte arena"))
+    }
+
+    /// A heap of `arena_bytes`, or `None` when the address space for it cannot be reserved.
+    #[must_use]
+    pub fn try_new(arena_bytes: u64, types: Vec<Type>, poison: bool) -> Option<Heap> {
         let pages = (arena_bytes / 8192).clamp(16, (u32::MAX / PAGE_WORDS) as u64) as u32;
-        Heap {
-            words: zeroed(pages as usize * PAGE_WORDS as usize),
-            spans: zeroed(pages as usize),
+        Some(Heap {
+            words: zeroed(pages as usize * PAGE_WORDS as usize)?,
+            spans: zeroed(pages as usize)?,
             arenas: (0..pages.div_ceil(ARENA_PAGES))
                 .map(|_| zeroed_one::<ArenaMeta>())
                 .collect(),
@@ -151,7 +159,7 @@ impl Heap {
             objects_freed: AtomicU64::new(0),
             types,
             poison,
-        }
+        })
     }
 
     /// Go's heapLive: bytes in spans handed to mcaches plus large objects.
