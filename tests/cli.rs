@@ -1346,3 +1346,73 @@ fn metrics_that_never_match_are_said_and_huge_ones_stay_narrow() {
     assert!(text.lines().all(|r| r.chars().count() < 200), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `lab --headless --trace-out` stopped by SIGTERM or SIGINT: the trace file keeps every
+/// cycle written until then, whole (its buffer flushed), and gcscope exits 128 + the signal.
+#[test]
+fn a_signalled_lab_keeps_its_trace_file_whole() {
+    let dir = std::env::temp_dir().join(format!("gcscope-labsig-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let out = dir.join(format!("lab-{sig}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+            .args(["lab", "--headless", "--duration", "60s", "--trace-out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // SAFETY: kill has no memory-safety preconditions.
+        assert_eq!(unsafe { libc::kill(child.id().cast_signed(), sig) }, 0);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(128 + sig),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.ends_with('\n'), "the last line is whole");
+        let s: serde_json::Value =
+            serde_json::from_slice(&gcscope(&["summary", "--json", out.to_str().unwrap()]).stdout)
+                .unwrap();
+        assert!(s["runs"][0]["cycles"].as_u64().unwrap() >= 1, "{s}");
+        assert_eq!(s["problems"].as_array().unwrap().len(), 0, "{s}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Sums saturate at 2^64-1 ns rather than wrap: when one does, it is a problem with its line,
+/// and the run says its figures are lower bounds (3000 cycles of assists near the parser's
+/// 2^53 ns cap pass 2^64 at cycle 2048).
+#[test]
+fn a_saturated_sum_is_a_problem_not_an_exact_figure() {
+    let lines: String = (1..=3000)
+        .map(|n| format!("gc {n} @{n}.0s 1%: 0.01+1.0+0.01 ms clock, 0.02+9007199254.7/0.5/0.4+0.02 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n"))
+        .collect();
+    let o = gcscope_stdin(&["summary", "-"], lines.as_bytes());
+    let text = stdout(&o);
+    assert!(text.contains("1 problem"), "{text}");
+    assert!(
+        text.contains("line 2048: a sum of this run reached 2^64-1 ns"),
+        "{text}"
+    );
+    assert!(
+        text.contains("figure made of them are lower bounds"),
+        "{text}"
+    );
+    let j: serde_json::Value = serde_json::from_slice(
+        &gcscope_stdin(&["summary", "--json", "-"], lines.as_bytes()).stdout,
+    )
+    .unwrap();
+    assert_eq!(j["runs"][0]["saturated"], true);
+    assert_eq!(j["problems"][0]["line"], 2048);
+    // Below the cap nothing is said.
+    let few: String = lines.lines().take(100).map(|l| format!("{l}\n")).collect();
+    let j: serde_json::Value =
+        serde_json::from_slice(&gcscope_stdin(&["summary", "--json", "-"], few.as_bytes()).stdout)
+            .unwrap();
+    assert_eq!(j["runs"][0]["saturated"], false);
+    assert!(j["problems"].as_array().unwrap().is_empty());
+}

@@ -167,8 +167,14 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
         )?)),
         None => None,
     };
+    // SIGINT or SIGTERM (and the other ending signals) stop the run after its cycle: what
+    // was written to the trace file is flushed, not lost in its buffer.
+    let signalled = signal_flag();
     let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
     let (timeline, end) = record(cfg, |cycle, text| {
+        if signalled.load(std::sync::atomic::Ordering::SeqCst) != 0 {
+            return Err(anyhow::anyhow!("stopped by a signal"));
+        }
         if let Some(cycle) = cycle {
             let progress: &mut dyn Write = if json { &mut stderr } else { &mut stdout };
             writeln!(progress, "{}", human_line(cycle)).context("writing the output")?;
@@ -183,6 +189,16 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
     // What was written is kept, also when the run did not finish.
     if let Some(f) = file.as_mut() {
         f.flush().context("writing the trace file")?;
+    }
+    let sig = signalled.load(std::sync::atomic::Ordering::SeqCst);
+    if sig != 0 {
+        if let Some(p) = trace_out {
+            eprintln!(
+                "gcscope lab: stopped by signal {sig}; {} has every cycle until then",
+                gcscope_core::fmt::path(p)
+            );
+        }
+        return Err(super::run::ExitWith(128 + sig).into());
     }
     let end = end?;
     let wall = end.wall.as_secs_f64();
@@ -219,6 +235,40 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
         report::run_text(&mut text, 1, r);
     }
     print(&text)
+}
+
+/// The number of the first ending signal (`gcscope_source::signals::ENDING`) gcscope gets
+/// from now on, or 0: a thread waits for them, so the default action (the process killed
+/// with its buffers) never runs.
+fn signal_flag() -> std::sync::Arc<std::sync::atomic::AtomicI32> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(0));
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    let set = flag.clone();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            let Ok(mut signals) = gcscope_source::Signals::new() else {
+                return;
+            };
+            let _ = ready.send(());
+            loop {
+                let n = signals.recv().await;
+                let _ = set.compare_exchange(
+                    0,
+                    n,
+                    std::sync::atomic::Ordering::SeqCst,
+                    std::sync::atomic::Ordering::SeqCst,
+                );
+            }
+        });
+    });
+    let _ = is_ready.recv();
+    flag
 }
 
 /// Runs the lab and reads it back from the trace text it writes (`# gcscope LABEL`, then each

@@ -177,6 +177,8 @@ pub struct Run {
     pub before_window: usize,
     /// The last cycle read was before the window: its scan lines are left out with it.
     skipping: bool,
+    /// A saturated sum was reported (once a run).
+    saturated_said: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -313,6 +315,16 @@ impl Timeline {
                         scan.classes.shrink_to_fit();
                     }
                     r.stats.push(&cycle);
+                    if !r.saturated_said && r.stats.saturated() {
+                        r.saturated_said = true;
+                        self.problems.push(Problem {
+                            line: cycle.line,
+                            reason: "a sum of this run reached 2^64-1 ns (about 585 years) here \
+                                     and stops there: its sums and the figures made of them are \
+                                     lower bounds from this line on"
+                                .into(),
+                        });
+                    }
                     if !self.drop_cycles {
                         r.cycles.push(*cycle);
                     }
@@ -396,6 +408,19 @@ impl Timeline {
                     mine.cycles.append(&mut run.cycles);
                     mine.before_window += run.before_window;
                     mine.skipping = run.skipping;
+                    // Sums that saturate only once the pieces are added up: said at the
+                    // piece's start (a piece read on its own cannot know the line).
+                    if !mine.saturated_said && !run.saturated_said && mine.stats.saturated() {
+                        mine.saturated_said = true;
+                        other.problems.push(Problem {
+                            line: lines_before + 1,
+                            reason: "a sum of this run reached 2^64-1 ns (about 585 years) in \
+                                     the lines from here and stops there: its sums and the \
+                                     figures made of them are lower bounds"
+                                .into(),
+                        });
+                    }
+                    mine.saturated_said |= run.saturated_said;
                 }
                 None => {
                     if k == 0 {

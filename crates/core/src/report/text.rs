@@ -199,6 +199,13 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
             r.before_window
         ));
     }
+    if r.saturated {
+        let _ = writeln!(
+            o,
+            "  problem      a sum reached 2^64-1 ns (about 585 years) and stopped there: the \
+             sums and every figure made of them are lower bounds, not exact"
+        );
+    }
     if r.earlier_process {
         let _ = writeln!(
             o,

@@ -388,6 +388,27 @@ impl RunStats {
         ms(self.steady.gc_cpu.saturating_add(setup))
     }
 
+    /// Whether a sum reached 2^64 - 1 ns and stopped there (`RunSummary::saturated`).
+    #[must_use]
+    pub fn saturated(&self) -> bool {
+        let full = |f: &Figures| {
+            let (c, k) = (&f.cpu, &f.clock);
+            [
+                c.sweep_term,
+                c.assist,
+                c.background,
+                c.idle,
+                c.mark_term,
+                k.sweep_term,
+                k.mark,
+                k.mark_term,
+                f.gc_cpu,
+            ]
+            .contains(&u64::MAX)
+        };
+        full(&self.steady) || self.setup.as_deref().is_some_and(full)
+    }
+
     /// The setup cycles pushed.
     #[must_use]
     pub fn setup_cycles(&self) -> usize {
@@ -582,9 +603,23 @@ impl Figures {
             .saturating_add(cpu.idle);
         let span = self.last.1.saturating_sub(self.first.1);
         let (live_min, live_max) = self.live.unwrap_or_default();
+        // A sum that reached 2^64 - 1 stayed there: its figures are lower bounds, said.
+        let saturated = [
+            cpu.sweep_term,
+            cpu.assist,
+            cpu.background,
+            cpu.idle,
+            cpu.mark_term,
+            clock.sweep_term,
+            clock.mark,
+            clock.mark_term,
+            self.gc_cpu,
+        ]
+        .contains(&u64::MAX);
         let s = RunSummary {
             label: None,
             before_window: 0,
+            saturated,
             findings: Vec::new(),
             pacer: None,
             earlier_process: false,

@@ -25,6 +25,9 @@ pub struct RunSummary {
     /// out of every other figure: `cycles + setup_cycles` is every cycle of the run. (A run of
     /// setup cycles only has figures of those, and 0 here.)
     pub setup_cycles: usize,
+    /// A sum reached 2^64 - 1 ns and stayed there (values read from text may be anything): the
+    /// sums and the figures made of them are lower bounds.
+    pub saturated: bool,
     /// Cycles read before the steady-state window (`--from-cycle`, `--after`), left out.
     pub before_window: usize,
     pub forced: usize,
