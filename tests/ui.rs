@@ -1447,3 +1447,36 @@ fn jump_link_and_follow_show_and_say_what_they_did_at_100x30() {
     let s = screen(&mut a, 100, 30);
     assert!(s.contains("holding still at the selected cycle"), "{s}");
 }
+
+/// `--follow`: what the reader says about the file (waiting, deleted, truncated) shows in
+/// the header at 80x24, where the log panel is not drawn, until cycles flow again.
+#[test]
+fn a_followed_files_state_shows_in_the_header_until_cycles_come() {
+    let mut a = App::new(vec![Pane::new("t.log", true)]);
+    let id = SourceId::from_index(0);
+    a.apply(
+        id,
+        Event::Output {
+            line: 0,
+            text: "gcscope: waiting for t.log: it is not there".into(),
+        },
+    );
+    let s = screen(&mut a, 80, 24);
+    assert!(
+        s.lines()
+            .take(2)
+            .any(|l| l.contains("waiting for t.log: it is not there")),
+        "{s}"
+    );
+    let mut dec = trace::Decoder::new();
+    let mut events = Vec::new();
+    dec.push(
+        b"gc 1 @0.1s 0%: 0+0.99+0 ms clock, 0+0/0/0+0 ms cpu, 4->5->1 MB, 5 MB goal, 12 P\n",
+        &mut |e| events.push(e),
+    );
+    for e in events {
+        a.apply(id, e);
+    }
+    let s = screen(&mut a, 80, 24);
+    assert!(!s.contains("waiting for t.log"), "{s}");
+}

@@ -120,6 +120,20 @@ impl App {
         };
         let ended = matches!(ev, Event::End { .. });
         let new_run = matches!(ev, Event::RunStart { .. });
+        // What a followed file's reader says about the file itself (gcscope's own lines,
+        // numbered 0: waiting, deleted, truncated, replaced) shows in the header until cycles
+        // flow again; in the log panel it is one line among the program's.
+        // (A program's own output can be numbered 0 too, before its first stderr line: only
+        // a live source that runs no program, and gcscope's own words.)
+        match &ev {
+            Event::Output { line: 0, text }
+                if p.live && p.timeline.programs.is_empty() && text.starts_with("gcscope: ") =>
+            {
+                p.source_event = Some(text.clone());
+            }
+            Event::Cycle { .. } => p.source_event = None,
+            _ => {}
+        }
         p.timeline.apply(ev);
         if new_run && p.live && p.follow {
             // A live source started a run (a restarted process, a lab switch): show it.

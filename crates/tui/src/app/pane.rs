@@ -51,6 +51,9 @@ pub struct Pane {
     /// view is open, keyed like `summary`.
     pub tune: Option<Result<Tune, String>>,
     pub(super) tune_key: Option<(RunId, usize, usize)>,
+    /// The latest thing the source said about itself (`--follow`: waiting, deleted,
+    /// truncated, replaced), shown in the header until the next cycle.
+    pub source_event: Option<String>,
 }
 
 impl Pane {
@@ -75,6 +78,7 @@ impl Pane {
             turns: TurnSamples::default(),
             tune: None,
             tune_key: None,
+            source_event: None,
         }
     }
 

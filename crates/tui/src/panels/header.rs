@@ -206,6 +206,11 @@ pub(crate) fn named(
     if !state_first {
         spans.push(Span::styled(state, theme.bold()));
     }
+    // A followed file's state, while it lasts (the log panel has it only from 200x50).
+    if let Some(e) = &p.source_event {
+        let e = e.strip_prefix("gcscope: ").unwrap_or(e);
+        spans.push(Span::styled(fit(e, area.width as usize), theme.bold()));
+    }
     // `--from-cycle` / `--after`: every figure is of the window, and the header says so.
     if let Some(w) = p.timeline.window.text() {
         let before = p.current_run().map_or(0, |r| r.before_window);
