@@ -270,8 +270,14 @@ fn ctrl_z_gives_the_terminal_back_and_fg_takes_it_again() {
         cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0,
         "stopped with the terminal raw"
     );
+    // What gcscope wrote before stopping may still be on its way through the pty.
+    let given_back = |t: &str| t.rfind("\u{1b}[?1049l") > t.rfind("\u{1b}[?1049h");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !given_back(&on.text()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(given_back(&on.text()), "the alternate screen was not left");
     let before = on.text().len();
-    assert!(on.text().rfind("\u{1b}[?1049l") > on.text().rfind("\u{1b}[?1049h"));
     assert!(
         on.text()[..before].contains("\u{1b}[?1000l"),
         "mouse reporting left on"
@@ -286,7 +292,10 @@ fn ctrl_z_gives_the_terminal_back_and_fg_takes_it_again() {
         lflag(&on.pty.slave) & libc::ICANON == 0,
         "raw again after fg"
     );
-    std::thread::sleep(Duration::from_millis(300));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !on.text()[before..].contains("phases") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let after = on.text()[before..].to_string();
     assert!(
         after.contains("\u{1b}[?1049h"),

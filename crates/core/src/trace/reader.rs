@@ -133,7 +133,22 @@ struct Pending {
     /// What the line is on its own, if the next line does not complete it.
     alone: Line,
     dropped: u64,
+    /// Lines after it that carried the gc line on, each cut again by other output (a gc line
+    /// in three or more pieces): each with how far into it the gc text goes.
+    more: Vec<(HeldLine, usize)>,
+    /// The gc text so far: the head, then each later piece's gc part.
+    joined: Vec<u8>,
 }
+
+/// A physical line held while a split gc line is put together, as it would be read alone.
+struct HeldLine {
+    no: u64,
+    text: Vec<u8>,
+    alone: Line,
+}
+
+/// Lines a split gc line may span: a head and this many more pieces.
+const MAX_PIECES: usize = 4;
 
 impl Reader {
     #[must_use]
@@ -197,9 +212,14 @@ impl Reader {
             }
         }
         self.router = on;
-        self.pending = piece.pending.map(|p| Pending {
-            no: p.no + lines_before,
-            ..p
+        self.pending = piece.pending.map(|mut p| {
+            for (h, _) in &mut p.more {
+                h.no += lines_before;
+            }
+            Pending {
+                no: p.no + lines_before,
+                ..p
+            }
         });
         self.lab = piece.lab.map(|(no, lab)| (no + lines_before, lab));
         self.last_cycle_run = piece.last_cycle_run.map(|k| join.runs[k]);
@@ -229,7 +249,7 @@ impl Reader {
             if self.try_stitch(&p, raw.bytes, raw.no, out) {
                 return;
             }
-            self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+            self.release(p, out);
         }
         if raw.dropped > 0 {
             out(Event::Problem {
@@ -262,20 +282,39 @@ impl Reader {
     /// large file classifies its lines on another thread).
     #[inline(always)]
     pub fn classified(&mut self, raw: RawLine<'_>, parsed: Line, out: &mut impl FnMut(Event)) {
-        if let Some(p) = self.pending.take() {
+        if let Some(mut p) = self.pending.take() {
             if self.try_stitch(&p, raw.bytes, raw.no, out) {
                 return;
             }
-            self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+            // Not the end of the gc line, but its next part, cut again by other output: held
+            // with it, and the line after tried.
+            if raw.dropped == 0 && p.more.len() + 1 < MAX_PIECES {
+                if let Some(k) = continuation(&p.joined, raw.bytes) {
+                    p.joined.extend_from_slice(&raw.bytes[..k]);
+                    p.more.push((
+                        HeldLine {
+                            no: raw.no,
+                            text: raw.bytes.to_vec(),
+                            alone: parsed,
+                        },
+                        k,
+                    ));
+                    self.pending = Some(p);
+                    return;
+                }
+            }
+            self.release(p, out);
         }
         if matches!(parsed, Line::Other | Line::Malformed(_)) && raw.dropped == 0 {
             if let Some(head) = stitch_head(raw.bytes) {
                 self.pending = Some(Pending {
                     no: raw.no,
+                    joined: raw.bytes[head.clone()].to_vec(),
                     text: raw.bytes.to_vec(),
                     head,
                     alone: parsed,
                     dropped: raw.dropped,
+                    more: Vec::new(),
                 });
                 return;
             }
@@ -287,7 +326,7 @@ impl Reader {
     /// waiting for its cycle.
     pub fn finish(&mut self, out: &mut impl FnMut(Event)) {
         if let Some(p) = self.pending.take() {
-            self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+            self.release(p, out);
         }
         self.drop_lab(format_args!("the input ends"), out);
     }
@@ -323,7 +362,7 @@ impl Reader {
         if matches!(parse_line(next), Line::Cycle { .. }) {
             return false;
         }
-        let mut joined = p.text[p.head.clone()].to_vec();
+        let mut joined = p.joined.clone();
         joined.extend_from_slice(next);
         let Ok((mut cycle, end)) = parse_cycle(&joined, 0) else {
             return false;
@@ -333,19 +372,40 @@ impl Reader {
         }
         output(p.no, &p.text[..p.head.start], out);
         output(p.no, &p.text[p.head.end..], out);
-        // The note is at the second line; the text names no line numbers, so that a piece of
+        // A middle piece's text after its gc part is the output that cut it.
+        for (h, k) in &p.more {
+            output(h.no, &h.text[*k..], out);
+        }
+        // The note is at the last line; the text names no line numbers, so that a piece of
         // a large input read on its own can be renumbered (see `join`).
         out(Event::Note {
             line: next_no,
             kind: NoteKind::Stitched,
-            text: format!(
-                "gc {} was split by other output; joined with the line before",
-                cycle.num
-            ),
+            text: if p.more.is_empty() {
+                format!(
+                    "gc {} was split by other output; joined with the line before",
+                    cycle.num
+                )
+            } else {
+                format!(
+                    "gc {} was split by other output into {} pieces; joined from {} lines",
+                    cycle.num,
+                    p.more.len() + 2,
+                    p.more.len() + 2
+                )
+            },
         });
         cycle.line = p.no;
         self.cycle(Box::new(cycle), p.no, out);
         true
+    }
+
+    /// A held split line that no later line completed: every line it held, read as it is.
+    fn release(&mut self, p: Pending, out: &mut impl FnMut(Event)) {
+        self.emit_line(p.no, &p.text, p.alone, p.dropped, out);
+        for (h, _) in p.more {
+            self.emit_line(h.no, &h.text, h.alone, 0, out);
+        }
     }
 
     #[inline(always)]
@@ -465,6 +525,24 @@ impl Reader {
 
 /// Where a gc line may have been cut by another write: the `gc` occurrence that parses
 /// furthest before failing. Only heads that got past `gc ` count.
+/// How far into `next` the gc text `joined` goes on, when it goes on further than `next`'s
+/// start and stops short of `next`'s end: the next piece of a gc line cut again (the rest of
+/// `next` is the output that cut it). A line that is a gc line or a head of its own is not.
+fn continuation(joined: &[u8], next: &[u8]) -> Option<usize> {
+    if next.is_empty()
+        || matches!(parse_line(next), Line::Cycle { .. })
+        || stitch_head(next).is_some_and(|h| h.start == 0)
+    {
+        return None;
+    }
+    let mut both = joined.to_vec();
+    both.extend_from_slice(next);
+    let end = gc_head(&both, 0)?;
+    let k = end.checked_sub(joined.len())?;
+    // Some of `next` carried the gc line, and not all of it (else it was not cut again).
+    (k > 0 && k < next.len()).then_some(k)
+}
+
 fn stitch_head(line: &[u8]) -> Option<std::ops::Range<usize>> {
     gc_space_offsets(line)
         .filter(|&s| s == 0 || !line[s - 1].is_ascii_alphanumeric())
@@ -562,6 +640,70 @@ mod tests {
             line: 1,
             text: "[gcwork] progress #127".into()
         }));
+    }
+
+    /// Cut twice by the program's output (a real blog's log has one): three physical lines,
+    /// one gc line, both cuts kept as output at their own lines, one note at the last line.
+    #[test]
+    fn stitches_a_gc_line_cut_in_three() {
+        let text = format!(
+            "{}gc 10 @2.216s 38%: 0.027+20[gcwork] one\n+0.020 ms clock, 0.054+7.5/11/0+0.041 ms cpu, [gcwork] two\n272->296->149 MB, 319 MB goal, 0 MB stacks, 0 MB globals, 2 P\n{}",
+            line(9, "2.1"),
+            line(11, "2.3")
+        );
+        let ev = events(&text);
+        assert_eq!(cycles(&ev), vec![(0, 9, 1), (0, 10, 2), (0, 11, 5)]);
+        for (line, text) in [(2, "[gcwork] one"), (3, "[gcwork] two")] {
+            assert!(
+                ev.contains(&Event::Output {
+                    line,
+                    text: text.into()
+                }),
+                "{ev:?}"
+            );
+        }
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            Event::Note { kind: NoteKind::Stitched, line: 4, text } if text.contains("3 pieces")
+        )));
+        assert!(
+            !ev.iter().any(|e| matches!(e, Event::Problem { .. })),
+            "{ev:?}"
+        );
+        // The same cycle as the whole line.
+        let whole = events(&format!("gc 10 @2.216s 38%: {TAIL}\n"));
+        let c = |ev: &[Event]| {
+            ev.iter()
+                .find_map(|e| match e {
+                    Event::Cycle { cycle, .. } if cycle.num == 10 => Some(cycle.clone()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let (mut a, b) = (c(&ev), c(&whole));
+        a.line = b.line;
+        assert_eq!(a, b);
+    }
+
+    /// A second piece that goes on but no third that ends it: every line read as it is.
+    #[test]
+    fn a_three_way_cut_without_its_end_loses_nothing() {
+        let text =
+            "gc 10 @2.216s 38%: 0.027+20[gcwork] one\n+0.020 ms clock, [gcwork] two\nplain text\n";
+        let ev = events(text);
+        assert!(cycles(&ev).is_empty());
+        assert!(ev.contains(&Event::Output {
+            line: 3,
+            text: "plain text".into()
+        }));
+        let problems: Vec<u64> = ev
+            .iter()
+            .filter_map(|e| match e {
+                Event::Problem { line, .. } => Some(*line),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(problems, vec![1, 2], "{ev:?}");
     }
 
     #[test]
