@@ -6,7 +6,7 @@
 #   gcscope  gcscope summary FILE          (output discarded)
 #
 # The input is a 1,000,000-line trace made only of real lines: every file in
-# <repo>/../shared/traces/go/*.log is concatenated as-is (gc lines plus scan:,
+# traces/go/*.log of this repository (or $TRACE_DIR/*.log) is concatenated as-is (gc lines plus scan:,
 # pacer:, scav and program-output lines, in their real proportion) and the
 # result is repeated until there are exactly 1,000,000 lines. Nothing is
 # renumbered, so the gc cycle counter restarts at every copy, as it does in a
@@ -32,13 +32,16 @@
 #   TMPDIR    where the 1M-line trace is kept (default /tmp); it is built once
 #             and reused by later runs
 #   RUNS      runs per command (default 10)
+#   TRACE_DIR where the real traces come from (default: traces/go of this repository,
+#             so a clone measures what the README says)
 set -euo pipefail
 
 # --- locations ------------------------------------------------------------
 # The repo root is two levels above this script (assets/bench/speed.sh).
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-TRACE_DIR="$ROOT/../shared/traces/go"
-BIG="${TMPDIR:-/tmp}/gcscope-1m.log"
+TRACE_DIR="${TRACE_DIR:-$ROOT/traces/go}"
+# One built trace per source directory: a trace built from other files is never reused.
+BIG="${TMPDIR:-/tmp}/gcscope-1m-$(printf %s "$TRACE_DIR" | cksum | cut -d' ' -f1).log"
 N_LINES=1000000
 RUNS="${RUNS:-10}"
 PY_READER="$ROOT/assets/bench/py_reader.py"
