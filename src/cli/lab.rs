@@ -241,33 +241,12 @@ pub fn headless(cfg: &lab::Config, json: bool, trace_out: Option<&std::path::Pat
 /// from now on, or 0: a thread waits for them, so the default action (the process killed
 /// with its buffers) never runs.
 fn signal_flag() -> std::sync::Arc<std::sync::atomic::AtomicI32> {
+    use std::sync::atomic::Ordering::SeqCst;
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicI32::new(0));
-    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
     let set = flag.clone();
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return;
-        };
-        rt.block_on(async move {
-            let Ok(mut signals) = gcscope_source::Signals::new() else {
-                return;
-            };
-            let _ = ready.send(());
-            loop {
-                let n = signals.recv().await;
-                let _ = set.compare_exchange(
-                    0,
-                    n,
-                    std::sync::atomic::Ordering::SeqCst,
-                    std::sync::atomic::Ordering::SeqCst,
-                );
-            }
-        });
+    super::on_signals(move |n| {
+        let _ = set.compare_exchange(0, n, SeqCst, SeqCst);
     });
-    let _ = is_ready.recv();
     flag
 }
 

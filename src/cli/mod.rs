@@ -358,6 +358,32 @@ pub(crate) fn read_sources(
         .collect()
 }
 
+/// Calls `f` with each ending signal (`gcscope_source::Signals`) gcscope gets from now on, on
+/// a thread of its own, so their default action (the process killed, its buffers and the
+/// summary lost) never runs. Returns once the handlers are in place (or could not be).
+pub(crate) fn on_signals(mut f: impl FnMut(i32) + Send + 'static) {
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            let Ok(mut signals) = gcscope_source::Signals::new() else {
+                return;
+            };
+            let _ = ready.send(());
+            loop {
+                f(signals.recv().await);
+            }
+        });
+    });
+    // (`recv` fails only if the handlers could not be set up: the thread is gone.)
+    let _ = is_ready.recv();
+}
+
 /// `-` with a terminal as standard input would wait for typed lines (and, in the dashboard,
 /// take the keys meant for it): refused, with how a trace is piped in.
 pub(crate) fn stdin_not_a_terminal(files: &[PathBuf]) -> Result<()> {

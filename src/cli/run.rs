@@ -89,29 +89,10 @@ fn build_and_level(program: Option<PathBuf>, gctrace: Option<u8>) -> (Option<Str
 /// headless: passed on as the same signal (then SIGKILL after the grace period), so the
 /// summary is still printed.
 pub(crate) fn forward_signals(control: Arc<ChildControl>) {
-    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            return;
-        };
-        rt.block_on(async move {
-            // The dashboard's signal set: the same four end a headless run.
-            let Ok(mut signals) = gcscope_source::Signals::new() else {
-                return;
-            };
-            let _ = ready.send(());
-            loop {
-                control.stop(Some(signals.recv().await));
-            }
-        });
-    });
-    // The handlers are in place before the program starts: a Ctrl-C right after its first
-    // output must not find gcscope with the default action (killed, the summary lost, the
-    // program's pipes broken). (`recv` fails only if they could not be set up.)
-    let _ = is_ready.recv();
+    // In place before the program starts: a Ctrl-C right after its first output must not
+    // find gcscope with the default action (killed, the summary lost, the program's pipes
+    // broken).
+    super::on_signals(move |n| control.stop(Some(n)));
 }
 
 /// However the dashboard ended (q, Ctrl-C, a signal, an error), the program ends with it:

@@ -56,6 +56,24 @@ fn spread_with(s: &Option<Spread>, p: &dyn Fn(f64) -> String) -> String {
     }
 }
 
+/// A run's percentiles as every view prints them, `p50 X  p90 Y  p99 Z  max W` in ms at
+/// gctrace's precision; the p99 left out of a run under `P99_CYCLES` cycles, where it would
+/// only repeat the max.
+#[must_use]
+pub fn percentiles_text(p: &crate::stats::percentile::Percentiles, cycles: usize) -> String {
+    let p99 = if cycles < crate::stats::compare::P99_CYCLES {
+        String::new()
+    } else {
+        format!("  p99 {}", go_ms(p.p99))
+    };
+    format!(
+        "p50 {}  p90 {}{p99}  max {}",
+        go_ms(p.p50),
+        go_ms(p.p90),
+        go_ms(p.max)
+    )
+}
+
 /// Three significant digits, no exponent below 10^15; from there (a program's own figure
 /// can be anything: a 300-digit value widened every table line to 1,256 columns) and for
 /// the non-finite, scientific form.

@@ -315,7 +315,12 @@ impl Timeline {
                         scan.classes.shrink_to_fit();
                     }
                     r.stats.push(&cycle);
-                    if !r.saturated_said && r.stats.saturated() {
+                    // Per cycle of a large trace: the count first, the sums only once there are
+                    // cycles enough for one to saturate.
+                    if !r.saturated_said
+                        && r.stats.cycles() >= crate::stats::run_stats::SATURATING_CYCLES
+                        && r.stats.saturated()
+                    {
                         r.saturated_said = true;
                         self.problems.push(Problem {
                             line: cycle.line,

@@ -164,13 +164,9 @@ fn give_back() {
     if !std::io::stdout().is_terminal() {
         return;
     }
-    let _ = crossterm::execute!(
-        std::io::stdout(),
-        crossterm::event::DisableMouseCapture,
-        crossterm::terminal::LeaveAlternateScreen,
-        crossterm::cursor::Show
-    );
-    let _ = crossterm::terminal::disable_raw_mode();
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+    // Raw mode off, the main screen back, the cursor shown: what every way out does.
+    ratatui::restore();
 }
 
 /// The dashboard's terminal modes again, and a full redraw (the screen held the shell's).
@@ -198,8 +194,7 @@ struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
-        ratatui::restore();
+        give_back();
     }
 }
 

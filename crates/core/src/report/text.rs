@@ -256,18 +256,10 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         ("pause ms ", &r.pause_ms, "STW sweep + mark termination"),
         ("mark ms  ", &r.mark_ms, "concurrent, wall clock"),
     ] {
-        // A p99 of fewer than 100 cycles is their maximum: left out rather than repeated.
-        let p99 = if r.cycles < P99_CYCLES {
-            String::new()
-        } else {
-            format!("  p99 {}", go_ms(p.p99))
-        };
         let _ = writeln!(
             o,
-            "  {label}    p50 {}  p90 {}{p99}  max {}  ({what})",
-            go_ms(p.p50),
-            go_ms(p.p90),
-            go_ms(p.max)
+            "  {label}    {}  ({what})",
+            crate::fmt::percentiles_text(p, r.cycles)
         );
     }
     let goal = r

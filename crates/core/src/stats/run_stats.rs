@@ -374,6 +374,18 @@ fn widen(r: Option<(u64, u64)>, v: u64) -> Option<(u64, u64)> {
     Some(r.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
 }
 
+/// Fewer cycles than this cannot make a sum reach 2^64 ns: the parser takes no phase time of
+/// `MAX_PHASE_NS` (2^53) or more, and a cycle's largest figure, its GC P time, adds up at most
+/// seven of them (five cpu classes, Go 1.5's two more).
+#[allow(clippy::cast_possible_truncation)]
+pub const SATURATING_CYCLES: usize = (u64::MAX / (7 * crate::trace::parse::MAX_PHASE_NS)) as usize;
+
+// A sound bound, checked by the compiler: that many cycles of the largest GC P time the parser
+// lets through stay below 2^64, so skipping the check before them misses nothing.
+const _: () = assert!((SATURATING_CYCLES as u64)
+    .checked_mul(7 * crate::trace::parse::MAX_PHASE_NS)
+    .is_some());
+
 impl RunStats {
     /// Every cycle pushed, setup cycles included.
     #[must_use]
@@ -388,7 +400,8 @@ impl RunStats {
         ms(self.steady.gc_cpu.saturating_add(setup))
     }
 
-    /// Whether a sum reached 2^64 - 1 ns and stopped there (`RunSummary::saturated`).
+    /// Whether a sum reached 2^64 - 1 ns and stopped there (`RunSummary::saturated`). It
+    /// cannot before `SATURATING_CYCLES` cycles: the caller per cycle checks that first.
     #[must_use]
     pub fn saturated(&self) -> bool {
         let full = |f: &Figures| {

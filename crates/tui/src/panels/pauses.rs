@@ -4,7 +4,6 @@
 use super::{block, fit, ms};
 use crate::app::{Pane, PAUSE_EDGES_US};
 use crate::view::Theme;
-use gcscope_core::fmt::go_ms;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -18,23 +17,8 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
         let q = &s.pause_ms;
         // The unit first: a narrow pane cuts the end of the line, never what the numbers are.
         lines.push(Line::from(fit(
-            // A p99 of under 100 cycles is the max: left out, as `summary` leaves it.
-            &if s.cycles < gcscope_core::stats::compare::P99_CYCLES {
-                format!(
-                    "ms: p50 {}  p90 {}  max {}",
-                    go_ms(q.p50),
-                    go_ms(q.p90),
-                    go_ms(q.max)
-                )
-            } else {
-                format!(
-                    "ms: p50 {}  p90 {}  p99 {}  max {}",
-                    go_ms(q.p50),
-                    go_ms(q.p90),
-                    go_ms(q.p99),
-                    go_ms(q.max)
-                )
-            },
+            // As `summary` prints them (no p99 that is the max).
+            &format!("ms: {}", gcscope_core::fmt::percentiles_text(q, s.cycles)),
             w,
         )));
         // A pause far above the typical one must jump out (a 40 ms stall among 50 µs pauses).
