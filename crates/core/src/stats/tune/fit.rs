@@ -127,6 +127,17 @@ pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
     (out, work)
 }
 
+/// The allocation that forced cycles collected (each from the cycle before it), MiB: work the
+/// program's own runtime.GC() calls, not the pacer, ended.
+#[must_use]
+pub fn forced_work(cycles: &[Cycle]) -> f64 {
+    cycles
+        .windows(2)
+        .filter(|w| w[1].num == w[0].num + 1 && (w[1].forced || w[1].leak_check))
+        .map(|w| (w[1].heap_end as f64 - w[0].heap_live as f64).max(0.0) / MIB)
+        .sum()
+}
+
 /// Least squares of cost on scan work.
 #[must_use]
 pub fn cost_fit(pairs: &[Pair]) -> CostFit {

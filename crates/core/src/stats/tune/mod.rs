@@ -21,6 +21,8 @@
 //!   not idle marking, which takes Ps nobody wanted and does not depend on GOGC) is the pair's
 //!   own, scaled by the marked heap and roots the setting gives over the ones it had (the fit
 //!   against the scan work is reported, to show how closely cost follows what is marked);
+//! - **forced cycles** (runtime.GC()) are the program's: carried over as they are (number and
+//!   cost), the pacer's cycles dividing the work they did not collect;
 //! - **calibration**: the model at the trace's own setting against the trace gives a ratio per
 //!   figure that every prediction carries (`Calibration`), so the model's absolute error (MiB
 //!   truncation, "0 MB" roots) cancels;
@@ -384,6 +386,8 @@ pub fn tune(
         return Err(Refusal::Changed(ch.cycle));
     }
     let (pairs, work) = fit::pairs(cycles);
+    // The pacer's cycles divide the work the forced ones did not collect.
+    let pacer_work = (work - fit::forced_work(cycles)).max(0.0);
     if pairs.len() < 20 {
         return Err(Refusal::TooFew(pairs.len()));
     }
@@ -415,6 +419,17 @@ pub fn tune(
     let cost = fit::cost_fit(&pairs);
     let floating = Floating::of(&pairs, work / span);
     let compulsory_ms: f64 = cycles.iter().map(|c| c.compulsory_cpu() as f64 / 1e6).sum();
+    // Cycles the program started (runtime.GC, a benchmark's rounds): as many at any setting,
+    // each marking the same live heap, so their number and cost are carried over as they are
+    // and only the pacer's cycles are modelled.
+    let program = Program {
+        cycles: forced as f64,
+        cost_ms: cycles
+            .iter()
+            .filter(|c| c.forced || c.leak_check)
+            .map(|c| c.compulsory_cpu() as f64 / 1e6)
+            .sum(),
+    };
     let peak_obs = cycles
         .iter()
         .map(|c| c.heap_end as f64 / fit::MIB)
@@ -483,7 +498,7 @@ pub fn tune(
     let calibration = trace_gogc.filter(|_| limit_cycles == 0).map(|g| {
         let m0 = run_model(
             &pairs,
-            work,
+            pacer_work,
             Setting {
                 gogc: Some(g),
                 limit_mib: None,
@@ -500,19 +515,20 @@ pub fn tune(
             }
         };
         Calibration {
-            cycles: ratio(cycles.len() as f64, m0.cycles),
-            compulsory_gc_cpu: ratio(compulsory_ms, m0.cpu_ms),
+            cycles: ratio(cycles.len() as f64 - program.cycles, m0.cycles),
+            compulsory_gc_cpu: ratio(compulsory_ms - program.cost_ms, m0.cpu_ms),
             peak_heap: ratio(peak_obs, m0.peak),
         }
     });
     let model = Model {
         pairs: &pairs,
-        work,
+        work: pacer_work,
         floating,
         pre118,
         procs: f64::from(procs),
         span,
         compulsory_ms,
+        program,
         peak_obs,
         trace_gogc,
         calibration,
@@ -548,15 +564,24 @@ pub fn tune(
 /// Everything a prediction needs from the fit.
 struct Model<'a> {
     pairs: &'a [Pair],
+    /// The work the pacer's cycles divide (the forced cycles' left out), MiB.
     work: f64,
     floating: Floating,
     pre118: bool,
     procs: f64,
     span: f64,
     compulsory_ms: f64,
+    program: Program,
     peak_obs: f64,
     trace_gogc: Option<u32>,
     calibration: Option<Calibration>,
+}
+
+/// The cycles the program started itself (forced), and their compulsory GC P time, ms.
+#[derive(Clone, Copy)]
+struct Program {
+    cycles: f64,
+    cost_ms: f64,
 }
 
 impl Model<'_> {
@@ -594,6 +619,8 @@ impl Model<'_> {
             m.cycles *= c.cycles;
             m.cpu_ms *= c.compulsory_gc_cpu;
         }
+        m.cycles += self.program.cycles;
+        m.cpu_ms += self.program.cost_ms;
         if m.peak > 4.0 * self.peak_obs || m.peak < self.peak_obs / 4.0 {
             p.refused = Some(format!(
                 "a peak heap of {:.0} MiB is over 4x from the trace's {:.0} MiB: outside what \

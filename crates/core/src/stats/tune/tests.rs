@@ -164,3 +164,31 @@ fn the_default_grid_is_predicted() {
         "no GOGC read back without a pacer"
     );
 }
+
+/// A benchmark's runtime.GC() calls (forced cycles) happen at every setting: they are carried
+/// over as they are, and only the pacer's cycles move with GOGC.
+#[test]
+fn forced_cycles_stay_the_same_at_every_setting() {
+    let mut cycles = simulate(200, 100, 0, 100);
+    // Every 20th cycle was the program's runtime.GC(), costing 7 ms.
+    for c in cycles.iter_mut().filter(|c| c.num % 20 == 0) {
+        c.forced = true;
+        c.cpu.background = 7_000_000;
+    }
+    let t = tune(&cycles, None, &[gogc(100), gogc(400)]).unwrap();
+    let (own, wide) = (&t.predictions[0], &t.predictions[1]);
+    // The own setting gives the trace's 200 cycles back (within the uncalibrated model's few
+    // cycles, as without forced ones); at GOGC=400 the 190 pacer cycles become about a
+    // quarter as many, the 10 forced ones stay.
+    assert!((own.cycles - 200.0).abs() < 5.0, "{}", own.cycles);
+    let pacer = wide.cycles - 10.0;
+    assert!((pacer / 190.0 - 0.25).abs() < 0.03, "{}", wide.cycles);
+    // And their cost stays: 70 ms on top of the pacer cycles' quarter.
+    let pacer_ms = (own.compulsory_gc_cpu_s * 1e3 - 70.0) / 4.0;
+    assert!(
+        (wide.compulsory_gc_cpu_s * 1e3 - (pacer_ms + 70.0)).abs() < 0.05 * pacer_ms,
+        "{} vs {}",
+        wide.compulsory_gc_cpu_s * 1e3,
+        pacer_ms + 70.0
+    );
+}
