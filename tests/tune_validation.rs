@@ -187,6 +187,7 @@ fn loads() -> std::collections::HashMap<String, f64> {
         ("tune", "labels.tsv"),
         ("tune-holdout", "labels.tsv"),
         ("tune-holdout2", "labels.tsv"),
+        ("tune-holdout3", "labels.tsv"),
     ] {
         let Ok(text) = std::fs::read_to_string(dir(sub).join(file)) else {
             continue;
@@ -338,6 +339,10 @@ fn tune_predicts_runs_it_never_saw_better_than_the_guides_formula() {
         (
             "traces/go/tune-holdout2 (held out, a second time)",
             tune_cases_in("tune-holdout2"),
+        ),
+        (
+            "traces/go/tune-holdout3 (held out, a third time: recorder shapes, new sizes)",
+            tune_cases_in("tune-holdout3"),
         ),
     ];
     let mut table = String::from(

@@ -468,6 +468,12 @@ pub fn tune(
         ),
         "idle marking is left out: it fills idle Ps whatever GOGC is".into(),
     ];
+    if forced > 0 {
+        assumptions.push(format!(
+            "{forced} forced cycles (runtime.GC) carried over as they are: as many, at the same \
+             cost, at every setting"
+        ));
+    }
     if pre118 {
         assumptions.push("pre-1.18 lines: goal = heap x (1 + GOGC/100), roots unknown".into());
     }
