@@ -77,11 +77,16 @@ pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Win
         } else {
             // Said before the dashboard opens: a file that cannot be read (missing, no
             // permission, a directory) would otherwise show an empty dashboard.
-            let readable = std::fs::File::open(f).and_then(|file| {
-                if file.metadata()?.is_dir() {
+            let readable = std::fs::metadata(f).and_then(|m| {
+                use std::os::unix::fs::FileTypeExt;
+                if m.is_dir() {
                     Err(std::io::Error::other("it is a directory"))
-                } else {
+                } else if m.file_type().is_fifo() {
+                    // Opened to check, a FIFO would meet its writer and leave it with no
+                    // reader: its next write fails (EPIPE) before the dashboard opens it.
                     Ok(())
+                } else {
+                    std::fs::File::open(f).map(drop)
                 }
             });
             if let Err(e) = readable {
@@ -91,5 +96,5 @@ pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Win
         };
         sources.push((gcscope_core::fmt::path(f).to_string(), spec));
     }
-    Ok(gcscope_tui::run_keeping(sources, window).1?)
+    Ok(gcscope_tui::run_keeping(sources, window, false).1?)
 }
