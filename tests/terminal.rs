@@ -106,6 +106,11 @@ impl OnPty {
 
     /// `start` with `dir` as the working directory.
     fn start_in(args: &[&str], dir: &Path) -> OnPty {
+        OnPty::start_capped(args, dir, None)
+    }
+
+    /// `start_in` under a cap on the data gcscope may allocate (RLIMIT_DATA), in bytes.
+    fn start_capped(args: &[&str], dir: &Path, cap: Option<u64>) -> OnPty {
         let pty = open_pty();
         let cooked = lflag(&pty.slave);
         assert!(cooked & libc::ICANON != 0 && cooked & libc::ECHO != 0);
@@ -121,9 +126,18 @@ impl OnPty {
         // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
         // controlling terminal is the pty (stdin), as a shell gives a program it starts.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 libc::setsid();
                 libc::ioctl(0, libc::TIOCSCTTY as _, 0);
+                if let Some(cap) = cap {
+                    let limit = libc::rlimit {
+                        rlim_cur: cap,
+                        rlim_max: cap,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_DATA, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
                 Ok(())
             });
         }
@@ -579,4 +593,91 @@ fn stdin_from_a_terminal_is_refused_with_a_hint() {
             on.text()
         );
     }
+}
+
+/// A flood: a FIFO whose writer sends one-cycle runs without end (a log of many short
+/// processes, `yes 'gc 1 @...'`). Under a 512 MiB data cap the dashboard holds its latest runs
+/// and summarises the older ones (the header says how many), answers a key while the flood
+/// goes on, and q gives the terminal back. (Before: 0.3 GB/s to 18 GB in a minute; under a
+/// 1.5 GB cap it aborted in the alternate screen.)
+#[test]
+fn a_flood_of_runs_leaves_the_dashboard_bounded_and_answering() {
+    let dir = std::env::temp_dir().join(format!("gcscope-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("flood");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: c is a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (stop_w, path) = (stop.clone(), fifo.clone());
+    let writer = std::thread::spawn(move || {
+        let chunk = "gc 1 @0.010s 1%: 0.010+1.0+0.010 ms clock, 0.020+0.10/0.50/0+0.020 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P\n".repeat(10_000);
+        let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        let mut lines = 0u64;
+        while !stop_w.load(std::sync::atomic::Ordering::Relaxed) {
+            if f.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+            lines += 10_000;
+        }
+        lines
+    });
+    let mut on = OnPty::start_capped(
+        &["view", fifo.to_str().unwrap()],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        Some(512 << 20),
+    );
+    // Once the flood is under way, a resize makes the dashboard draw the whole screen again:
+    // a frame that changes only some cells writes a word in pieces.
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_secs(3));
+    let size = libc::winsize {
+        ws_row: 30,
+        ws_col: 110,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // The kernel sends SIGWINCH to the pty's foreground process group.
+    // SAFETY: the master is an open pty; size is a valid winsize.
+    let rc = unsafe { libc::ioctl(on.pty.master.as_raw_fd(), libc::TIOCSWINSZ, &size) };
+    assert_eq!(rc, 0);
+    on.wait_for("summarised", Duration::from_secs(20));
+    let text = on.text();
+    assert!(
+        text.contains("summarised"),
+        "no run was summarised: {:?}",
+        &text[text.len().saturating_sub(3000)..]
+    );
+    // A key answers while the flood goes on: the help overlay opens.
+    std::thread::sleep(Duration::from_secs(2));
+    on.pty.master.try_clone().unwrap().write_all(b"?").unwrap();
+    on.wait_for("jump to cycle N", Duration::from_secs(5));
+    assert!(
+        on.text().contains("jump to cycle N"),
+        "the help did not open during the flood"
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", on.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let mut master = on.pty.master.try_clone().unwrap();
+    master.write_all(b"q").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    master.write_all(b"q").unwrap();
+    let code = on.wait_exit(Duration::from_secs(20)).code();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let lines = writer.join().unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let out = on.text();
+    assert_eq!(code, Some(0));
+    let entered = out.rfind("\u{1b}[?1049h").unwrap();
+    assert!(out.rfind("\u{1b}[?1049l").is_some_and(|l| l > entered));
+    let lflag = lflag(&on.pty.slave);
+    assert!(lflag & libc::ICANON != 0 && lflag & libc::ECHO != 0);
+    eprintln!("flood: {lines} lines written, peak {peak_kib} KiB");
+    assert!(lines > 100_000, "{lines} lines");
+    assert!(peak_kib < 128 << 10, "peak {peak_kib} KiB");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

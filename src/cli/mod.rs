@@ -335,6 +335,17 @@ pub(crate) fn read_sources(
     keep_cycles: bool,
     window: gcscope_core::timeline::Window,
 ) -> Result<Vec<Source>> {
+    read_sources_with(files, keep_cycles, window, |_, _| {})
+}
+
+/// `read_sources`, each source's timeline prepared by `prepare` (given the source's name)
+/// before it is read: e.g. to retire its older runs.
+pub(crate) fn read_sources_with(
+    files: &[PathBuf],
+    keep_cycles: bool,
+    window: gcscope_core::timeline::Window,
+    mut prepare: impl FnMut(&str, &mut gcscope_core::timeline::Timeline),
+) -> Result<Vec<Source>> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         anyhow::bail!("standard input (-) can be read only once");
     }
@@ -342,18 +353,17 @@ pub(crate) fn read_sources(
     files
         .iter()
         .map(|f| {
-            Ok(Source {
-                name: f.display().to_string(),
-                timeline: source::read_path_into(
-                    f,
-                    gcscope_core::timeline::Timeline {
-                        drop_cycles: !keep_cycles,
-                        drop_text: true,
-                        window,
-                        ..Default::default()
-                    },
-                )?,
-            })
+            let name = f.display().to_string();
+            let mut timeline = gcscope_core::timeline::Timeline {
+                drop_cycles: !keep_cycles,
+                drop_text: true,
+                window,
+                ..Default::default()
+            };
+            prepare(&name, &mut timeline);
+            let mut timeline = source::read_path_into(f, timeline)?;
+            timeline.retire = None;
+            Ok(Source { name, timeline })
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 use super::{print, print_json};
 use anyhow::{bail, Result};
 use gcscope_core::report::{self, Source};
-use gcscope_core::timeline::Timeline;
+use gcscope_core::timeline::{Retire, Timeline};
 use gcscope_core::trace::metric::UserMetric;
 use gcscope_core::trace::Decoder;
 use gcscope_model::ExitStatus;
@@ -181,11 +181,13 @@ pub fn run(args: RunArgs) -> Result<()> {
         let (timelines, result) = gcscope_tui::run_keeping(
             vec![(display.clone(), Spec::Run(Box::new(spec), control.clone()))],
             args.window.window(),
+            true,
         );
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the summary `--headless` prints,
         // where it prints it.
-        if let Some(tl) = timelines.into_iter().next() {
+        if let Some(kept) = timelines.into_iter().next() {
+            let (tl, mut retired) = (kept.timeline, kept.retired_text);
             if let (Some(log), Some(exit)) = (&args.record, tl.programs.last().and_then(|p| p.exit))
             {
                 record_row(log, &display, &exit);
@@ -199,11 +201,11 @@ pub fn run(args: RunArgs) -> Result<()> {
                 Some(s) => s.to_string(),
             };
             let over = oversubscribed(&tl);
-            let text = report::summary_text(&[Source {
+            let sources = [Source {
                 name: format!("{display} ({status})"),
                 timeline: tl,
-            }]);
-            let mut err = std::io::stderr().lock();
+            }];
+            let mut err = std::io::BufWriter::new(std::io::stderr().lock());
             if let Some(n) = &note {
                 let _ = writeln!(err, "{n}");
             }
@@ -211,7 +213,14 @@ pub fn run(args: RunArgs) -> Result<()> {
             if let Some(o) = over {
                 let _ = writeln!(err, "gcscope run: {o}");
             }
-            let _ = err.write_all(text.as_bytes());
+            if let Err(e) = report::write_summary_text_after(
+                &sources,
+                std::slice::from_mut(&mut retired),
+                &mut err,
+            ) {
+                let _ = writeln!(err, "gcscope run: {e}");
+            }
+            let _ = err.flush();
         }
         result?;
         return match control.exit() {
@@ -223,9 +232,17 @@ pub fn run(args: RunArgs) -> Result<()> {
         let _ = writeln!(std::io::stderr(), "{n}");
     }
     forward_signals(control.clone());
+    // A program that prints without end keeps only its latest runs: older ones go to the
+    // summary's spool as they retire.
+    let retired = std::sync::Arc::new(std::sync::Mutex::new(report::Spool::default()));
+    let to = retired.clone();
     let mut tl = Timeline {
         drop_text: true,
         window: args.window.window(),
+        retire: Some(Retire::new(move |r| {
+            let mut spool = to.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            report::retired_run_text(&r, &mut spool);
+        })),
         ..Default::default()
     };
     let mut dec = Decoder::new();
@@ -241,14 +258,25 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let name = format!("{} ({})", spec.display, exit.status);
     let over = oversubscribed(&tl);
-    let text = report::summary_text(&[Source { name, timeline: tl }]);
+    tl.retire = None;
+    let mut spool = std::mem::take(
+        &mut *retired
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
     // The program's stdout is its own: gcscope's report goes to stderr, as `time` does.
-    let mut err = std::io::stderr().lock();
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     let _ = writeln!(err, "\ngcscope run: {}", run_line(&spec.display, &exit));
     if let Some(o) = over {
         let _ = writeln!(err, "gcscope run: {o}");
     }
-    let _ = err.write_all(text.as_bytes());
+    let sources = [Source { name, timeline: tl }];
+    if let Err(e) =
+        report::write_summary_text_after(&sources, std::slice::from_mut(&mut spool), &mut err)
+    {
+        let _ = writeln!(err, "gcscope run: {e}");
+    }
+    let _ = err.flush();
     r?;
     if exit.status.success() {
         Ok(())
@@ -304,7 +332,7 @@ fn record_row(log: &Path, display: &str, exit: &gcscope_model::ProgramExit) {
 /// The program's GC P time against its CPU time, said when P time was the larger.
 fn oversubscribed(tl: &Timeline) -> Option<String> {
     let p = tl.programs.last()?;
-    report::p_time_over_cpu(&[p.p_time_and_cpu_s(&tl.runs)?])
+    report::p_time_over_cpu(&[p.p_time_and_cpu_s(tl)?])
 }
 
 fn run_line(display: &str, exit: &gcscope_model::ProgramExit) -> String {
@@ -421,11 +449,11 @@ pub fn ab(args: AbArgs) -> Result<()> {
             (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
             (args.b.clone(), Spec::Driven),
         ];
-        let (timelines, result) = gcscope_tui::run_keeping(sources, args.window.window());
+        let (timelines, result) = gcscope_tui::run_keeping(sources, args.window.window(), false);
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the table `--headless` prints.
         if timelines.len() == 2 {
-            let sources = ab_sources(timelines, &args);
+            let sources = ab_sources(timelines.into_iter().map(|k| k.timeline), &args);
             super::say_unmatched_metrics(&args.metrics, &sources[..1], &sources[1..]);
             let planned = usize::from(args.runs);
             let done = sources
@@ -466,6 +494,9 @@ pub fn ab(args: AbArgs) -> Result<()> {
     for t in &mut tls {
         t.drop_text = true;
         t.window = args.window.window();
+        // The report is of programs: each keeps its main run and GC P time when its runs
+        // retire (a program that prints runs without end).
+        t.retire = Some(Retire::drop_them());
     }
     let [ta, tb] = &mut tls;
     let mut err = std::io::stderr();

@@ -1,11 +1,13 @@
 //! `summary` and `compare`: the headless figures of recorded traces.
 
-use super::{print, print_json, read_sources, write_stdout};
+use super::{print, print_json, read_sources, read_sources_with, write_stdout};
 use anyhow::{bail, Context, Result};
 use gcscope_core::report;
+use gcscope_core::timeline::Retire;
 use gcscope_core::timeline::Timeline;
 use gcscope_core::trace::metric::UserMetric;
 use gcscope_source as source;
+use std::io::Write;
 use std::path::PathBuf;
 
 pub fn summary(
@@ -36,14 +38,48 @@ pub fn summary(
         }
         return rows.finish().context("writing the output");
     }
-    let sources = read_sources(files, false, window)?;
+    if format == super::SummaryFormat::Markdown && !json {
+        let sources = read_sources(files, false, window)?;
+        super::hint_no_gc_lines(&sources);
+        let printed = print(&report::summary_markdown(&sources));
+        std::mem::forget(sources);
+        return printed;
+    }
+    // Text and JSON keep only each source's latest runs: an older one is summarised and its
+    // part of the output spooled as soon as no cycle can reach it (`Timeline::retire`).
+    let retired = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let spools = retired.clone();
+    let sources = read_sources_with(files, false, window, |name, tl| {
+        let spools = spools.clone();
+        let name = name.to_string();
+        let k = {
+            let mut all = lock(&spools);
+            all.push((report::Spool::default(), report::JsonSpools::default()));
+            all.len() - 1
+        };
+        tl.retire = Some(Retire::new(move |r| {
+            let mut all = lock(&spools);
+            let (text, js) = &mut all[k];
+            if json {
+                report::retired_run_json(&r, &name, js);
+            } else {
+                report::retired_run_text(&r, text);
+            }
+        }));
+    })?;
     super::hint_no_gc_lines(&sources);
+    let mut retired = std::mem::take(&mut *lock(&retired));
     let printed = if json {
-        print_json(&report::summary_json(&sources))
-    } else if format == super::SummaryFormat::Markdown {
-        print(&report::summary_markdown(&sources))
+        let mut js: Vec<_> = retired.drain(..).map(|(_, j)| j).collect();
+        write_stdout(|out| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+            report::write_summary_json_after(&sources, &mut js, &mut w)?;
+            w.write_all(b"\n")?;
+            w.flush()
+        })
     } else {
-        write_stdout(|out| report::write_summary_text(&sources, out))
+        let mut text: Vec<_> = retired.drain(..).map(|(t, _)| t).collect();
+        write_stdout(|out| report::write_summary_text_after(&sources, &mut text, out))
     };
     // The process ends here: freeing a million-line timeline only costs time.
     std::mem::forget(sources);
@@ -60,7 +96,12 @@ pub fn compare(
 ) -> Result<()> {
     let read = |files: &[PathBuf]| -> Result<Vec<report::Source>> {
         if metrics.is_empty() {
-            return read_sources(files, false, window);
+            // Runs compare by their summaries: a log of many processes keeps those, not the
+            // runs' statistics.
+            return read_sources_with(files, false, window, |_, tl| {
+                tl.retire = Some(Retire::drop_them());
+                tl.keep_summaries = usize::MAX;
+            });
         }
         files
             .iter()
@@ -165,4 +206,9 @@ fn take_values(tl: &mut Timeline, metrics: &[UserMetric], extra: &[String]) {
             }
         }
     }
+}
+
+/// A lock whose holder panicked is still the data: the spools are only ever appended to.
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -74,6 +74,12 @@ pub fn read_pieces(
     let cuts = cut_before_gc_lines(bytes, pieces.max(1));
     let (drop_cycles, drop_text, window) =
         (timeline.drop_cycles, timeline.drop_text, timeline.window);
+    // A timeline that retires its runs holds only the latest: a piece read on its own holds
+    // all of its own, so one of many short runs stops and is read again, on, where they retire.
+    let max_runs = match timeline.retire {
+        Some(_) => PIECE_MAX_RUNS,
+        None => usize::MAX,
+    };
     std::thread::scope(|scope| {
         // Piece k on a thread of its own, numbering its lines from 1: how many lines come
         // before it is known only once they are read.
@@ -90,7 +96,7 @@ pub fn read_pieces(
                         window,
                         ..Timeline::default()
                     };
-                    let lines = read_lines(piece, 1, &mut reader, &mut tl);
+                    let lines = read_lines(piece, 1, &mut reader, &mut tl, max_runs);
                     done(range);
                     (reader, tl, lines)
                 });
@@ -104,7 +110,8 @@ pub fn read_pieces(
         }
         let mut tl = timeline;
         let mut reader = Reader::new();
-        let mut lines = read_lines(&bytes[cuts[0].clone()], 1, &mut reader, &mut tl);
+        let mut lines = read_lines(&bytes[cuts[0].clone()], 1, &mut reader, &mut tl, usize::MAX)
+            .unwrap_or_default();
         done(cuts[0].clone());
         let mut count = Pieces {
             read: cuts.len(),
@@ -126,6 +133,7 @@ pub fn read_pieces(
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
             let joined = read.and_then(|(piece_reader, piece_tl, piece_lines)| {
+                let piece_lines = piece_lines?;
                 let starts_with_cycle = piece_tl.runs.first().is_some_and(|r| r.first_line == 1);
                 let join = reader.join(piece_reader, starts_with_cycle, lines)?;
                 Some((join, piece_tl, piece_lines))
@@ -137,7 +145,8 @@ pub fn read_pieces(
                 }
                 None => {
                     count.read_again += 1;
-                    let n = read_lines(piece, lines + 1, &mut reader, &mut tl);
+                    let n = read_lines(piece, lines + 1, &mut reader, &mut tl, usize::MAX)
+                        .unwrap_or_default();
                     let at = piece.as_ptr() as usize - bytes.as_ptr() as usize;
                     done(at..at + piece.len());
                     n
@@ -159,9 +168,18 @@ pub struct Pieces {
     pub read_again: usize,
 }
 
-/// Classify and build the lines of `bytes`, the first numbered `first`; how many there were.
-fn read_lines(bytes: &[u8], first: u64, reader: &mut Reader, tl: &mut Timeline) -> u64 {
-    let mut sink = |e| tl.apply(e);
+/// A piece read on its own stops at this many runs when its timeline retires runs.
+const PIECE_MAX_RUNS: usize = 4096;
+
+/// Classify and build the lines of `bytes`, the first numbered `first`; how many there were,
+/// or `None` when the timeline reached `max_runs` runs and the rest was not read.
+fn read_lines(
+    bytes: &[u8],
+    first: u64,
+    reader: &mut Reader,
+    tl: &mut Timeline,
+    max_runs: usize,
+) -> Option<u64> {
     let mut start = 0;
     let mut no = first;
     while start < bytes.len() {
@@ -173,11 +191,14 @@ fn read_lines(bytes: &[u8], first: u64, reader: &mut Reader, tl: &mut Timeline) 
             bytes: &bytes[start..start + kept],
             dropped: (end - start - kept) as u64,
         };
-        reader.line(raw, &mut sink);
+        reader.line(raw, &mut |e| tl.apply(e));
         no += 1;
         start = end + 1;
+        if max_runs != usize::MAX && no.is_multiple_of(1024) && tl.runs.len() >= max_runs {
+            return None;
+        }
     }
-    no - first
+    Some(no - first)
 }
 
 /// Up to `n` consecutive ranges covering `bytes`, about equal, each after the first starting

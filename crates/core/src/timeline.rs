@@ -36,6 +36,102 @@ pub struct Timeline {
     /// The steady-state window (`--from-cycle`, `--after`): cycles before it are counted in
     /// their run's `before_window` and feed nothing else.
     pub window: Window,
+    /// Where runs go once no cycle can reach them again; `None`: every run is kept. A log of
+    /// many short processes then holds only its latest runs (`Retire`).
+    pub retire: Option<Retire>,
+    /// Hold at least this many of the latest runs in full when retiring (`KEEP_RUNS` at the
+    /// least; the dashboard holds more, to go back through).
+    pub keep_runs: usize,
+    /// `runs[0]` is run `run_base` (a `RunId` index): the runs before it were retired.
+    pub run_base: usize,
+    /// What the retired runs add to the timeline's counts.
+    pub retired: Retired,
+    /// The summaries of the latest `keep_summaries` retired runs with cycles, oldest first
+    /// (`compare` compares every run; the dashboard lists older runs by these).
+    pub retired_summaries: std::collections::VecDeque<RunSummary>,
+    pub keep_summaries: usize,
+    /// A run after the first began at gc 1: the log holds several processes (`last_process`).
+    pub several_processes: bool,
+}
+
+/// Keep this many of the latest runs (the reader continues only its latest `RECENT_RUNS`):
+/// older ones are retired when twice as many are held.
+pub const KEEP_RUNS: usize = 2 * crate::trace::reader::RECENT_RUNS;
+
+/// Retire runs still undecided (whether they are an earlier process) past this many.
+pub const MAX_UNDECIDED_RUNS: usize = 4096;
+
+/// What a timeline does with a run it retires: called with each, oldest first.
+#[derive(Clone)]
+pub struct Retire(std::sync::Arc<std::sync::Mutex<dyn FnMut(RetiredRun) + Send>>);
+
+impl Retire {
+    pub fn new(f: impl FnMut(RetiredRun) + Send + 'static) -> Self {
+        Retire(std::sync::Arc::new(std::sync::Mutex::new(f)))
+    }
+
+    /// Retired runs are dropped (their counts stay in `Timeline::retired`).
+    #[must_use]
+    pub fn drop_them() -> Self {
+        Retire::new(|_| {})
+    }
+
+    fn send(&self, r: RetiredRun) {
+        let mut f = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(r);
+    }
+}
+
+impl std::fmt::Debug for Retire {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Retire")
+    }
+}
+
+/// Where retired runs go is not part of what a timeline holds.
+impl PartialEq for Retire {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// A run taken out of its timeline, with what only the timeline knew of it.
+pub struct RetiredRun {
+    pub run: Run,
+    /// Its `RunId` index.
+    pub index: usize,
+    /// Its 1-based number among the runs with cycles (as `summary` numbers them); `None`
+    /// without cycles.
+    pub number: Option<usize>,
+    /// It comes before the last process of its log (`mark_earlier_process`).
+    pub earlier_process: bool,
+}
+
+impl RetiredRun {
+    /// Its figures as every view of the log gives them (`summary_in_log`).
+    #[must_use]
+    pub fn summary(&self) -> Option<RunSummary> {
+        let mut s = self.run.summary()?;
+        if self.earlier_process {
+            mark_earlier_process(&mut s);
+        }
+        Some(s)
+    }
+}
+
+/// The counts of the runs a timeline retired.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Retired {
+    pub runs: usize,
+    pub with_cycles: usize,
+    pub cycles: usize,
+    pub before_window: usize,
+    /// The latest run retired before it was known whether it is an earlier process (more
+    /// than `MAX_UNDECIDED_RUNS` runs with no restart at gc 1), written as not one.
+    pub unmarked_upto: Option<usize>,
 }
 
 /// A steady-state window over each run: from cycle `from_cycle` on and from `after_ns` on
@@ -104,9 +200,13 @@ impl SourceState {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
     pub start: ProgramStart,
-    /// Its runs: `runs[first_run..end_run]` (end_run grows while it runs).
+    /// Its runs: `RunId` indices `first_run..end_run` (end_run grows while it runs).
     pub first_run: usize,
     pub end_run: usize,
+    /// What its retired runs (`Timeline::retire`) leave: their GC P time, and the latest of
+    /// them with cycles (its main run, unless a later one has cycles).
+    pub retired_p_time_ms: f64,
+    pub retired_main: Option<Box<Run>>,
     /// `--metric` figures from its output, in the order first seen.
     pub values: Vec<(String, f64)>,
     pub exit: Option<ProgramExit>,
@@ -125,11 +225,12 @@ impl Program {
     /// The run that stands for the program: its last Go process with cycles (`go run` traces
     /// the go command's own cycles first; a program's own children come before its end).
     #[must_use]
-    pub fn main_run<'a>(&self, runs: &'a [Run]) -> Option<&'a Run> {
-        runs.get(self.first_run..self.end_run.min(runs.len()))?
+    pub fn main_run<'a>(&'a self, tl: &'a Timeline) -> Option<&'a Run> {
+        tl.runs_in(self.first_run..self.end_run)
             .iter()
             .rev()
             .find(|r| r.stats.cycles() > 0)
+            .or(self.retired_main.as_deref())
     }
 
     /// Go's GC P time over all its runs (`go run`'s go command and the program's own Go
@@ -137,20 +238,21 @@ impl Program {
     /// both in seconds, when both are known. P time is wall time while a GC worker holds a P:
     /// on an oversubscribed machine it exceeds the CPU the process was given.
     #[must_use]
-    pub fn p_time_and_cpu_s(&self, runs: &[Run]) -> Option<(f64, f64)> {
+    pub fn p_time_and_cpu_s(&self, tl: &Timeline) -> Option<(f64, f64)> {
         let cpu = self.exit?.cpu_s?;
-        let p: f64 = runs
-            .get(self.first_run..self.end_run.min(runs.len()))?
+        let p: f64 = tl
+            .runs_in(self.first_run..self.end_run)
             .iter()
             .map(|r| r.stats.gc_p_time_ms())
-            .sum();
+            .sum::<f64>()
+            + self.retired_p_time_ms;
         Some((p / 1000.0, cpu))
     }
 
     /// The figures of its main run, with the program's own (`--metric` values, the load).
     #[must_use]
-    pub fn summary(&self, runs: &[Run]) -> Option<RunSummary> {
-        let run = self.main_run(runs)?;
+    pub fn summary(&self, tl: &Timeline) -> Option<RunSummary> {
+        let run = self.main_run(tl)?;
         let mut s = run.summary()?;
         s.values.clone_from(&self.values);
         s.other_cpus = self.exit.and_then(|e| e.other_cpus);
@@ -267,20 +369,26 @@ impl Timeline {
     pub fn apply(&mut self, ev: Event) {
         match ev {
             Event::RunStart { run, line, restart } => {
-                debug_assert_eq!(run.index(), self.runs.len());
+                debug_assert_eq!(run.index(), self.run_count());
+                self.several_processes |=
+                    self.run_count() > 0 && restart.is_some_and(|(new, _)| new == 1);
                 self.runs.push(Run {
                     first_line: line,
                     restart,
                     ..Run::default()
                 });
+                let end = self.run_count();
                 if let Some(p) = self.programs.last_mut().filter(|p| p.exit.is_none()) {
-                    p.end_run = self.runs.len();
+                    p.end_run = end;
                 }
+                self.retire_old_runs();
             }
             Event::ProgramStart(start) => self.programs.push(Program {
                 start: *start,
-                first_run: self.runs.len(),
-                end_run: self.runs.len(),
+                first_run: self.run_count(),
+                end_run: self.run_count(),
+                retired_p_time_ms: 0.0,
+                retired_main: None,
                 values: Vec::new(),
                 exit: None,
             }),
@@ -298,12 +406,18 @@ impl Timeline {
                 }
             }
             Event::RunLabel { run, label } => {
-                if let Some(r) = self.runs.get_mut(run.index()) {
+                if let Some(r) = self.run_mut(run.index()) {
                     r.label = Some(label);
                 }
             }
             Event::Cycle { run, cycle } => {
-                if let Some(r) = self.runs.get_mut(run.index()) {
+                let (base, len) = (self.run_base, self.runs.len());
+                if let Some(r) = run
+                    .index()
+                    .checked_sub(base)
+                    .filter(|&k| k < len)
+                    .map(|k| &mut self.runs[k])
+                {
                     // The previous cycle's scan: lines are complete now; trim their growth
                     // headroom (gctrace=2 logs carry ~20 classes a cycle).
                     r.skipping = !self.window.admits(&cycle);
@@ -336,7 +450,14 @@ impl Timeline {
                 }
             }
             Event::Scan { run, line, scan } => {
-                let Some(r) = self.runs.get_mut(run.index()).filter(|r| !r.skipping) else {
+                let (base, len) = (self.run_base, self.runs.len());
+                let Some(r) = run
+                    .index()
+                    .checked_sub(base)
+                    .filter(|&k| k < len)
+                    .map(|k| &mut self.runs[k])
+                    .filter(|r| !r.skipping)
+                else {
                     return;
                 };
                 // The run's statistics decide which lines count (they see every cycle, kept
@@ -371,6 +492,7 @@ impl Timeline {
             Event::Problem { line, reason } => self.problems.push(Problem { line, reason }),
             Event::End { error } => {
                 self.source = error.map_or(SourceState::Ended, SourceState::Failed);
+                self.say_unmarked_runs();
             }
         }
     }
@@ -403,8 +525,13 @@ impl Timeline {
             p.line += lines_before;
         }
         for (k, mut run) in other.runs.into_iter().enumerate() {
-            let to = runs.get(k).copied().unwrap_or(self.runs.len());
-            match self.runs.get_mut(to) {
+            let to = runs.get(k).copied().unwrap_or(self.run_count());
+            let (base, len) = (self.run_base, self.runs.len());
+            let mine = to
+                .checked_sub(base)
+                .filter(|&i| i < len)
+                .map(|i| &mut self.runs[i]);
+            match mine {
                 Some(mine) => {
                     if let Some(scan) = mine.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
                         scan.classes.shrink_to_fit();
@@ -431,7 +558,13 @@ impl Timeline {
                     if k == 0 {
                         run.restart = restart;
                     }
+                    self.several_processes |=
+                        self.run_count() > 0 && run.restart.is_some_and(|(new, _)| new == 1);
                     self.runs.push(run);
+                    let end = self.run_count();
+                    if let Some(p) = self.programs.last_mut().filter(|p| p.exit.is_none()) {
+                        p.end_run = end;
+                    }
                 }
             }
         }
@@ -445,6 +578,164 @@ impl Timeline {
         if other.source.ended() {
             self.source = other.source;
         }
+        self.retire_old_runs();
+    }
+
+    /// Run `index` (a `RunId` index), unless retired.
+    #[must_use]
+    pub fn run(&self, index: usize) -> Option<&Run> {
+        self.runs.get(index.checked_sub(self.run_base)?)
+    }
+
+    /// Run `index` to change, unless retired.
+    pub fn run_mut(&mut self, index: usize) -> Option<&mut Run> {
+        self.runs.get_mut(index.checked_sub(self.run_base)?)
+    }
+
+    /// The runs of `RunId` indices `range` still held.
+    #[must_use]
+    pub fn runs_in(&self, range: std::ops::Range<usize>) -> &[Run] {
+        let from = range
+            .start
+            .saturating_sub(self.run_base)
+            .min(self.runs.len());
+        let to = range.end.saturating_sub(self.run_base).min(self.runs.len());
+        &self.runs[from..to.max(from)]
+    }
+
+    /// Every run so far, retired or held.
+    #[must_use]
+    pub fn run_count(&self) -> usize {
+        self.run_base + self.runs.len()
+    }
+
+    /// Runs with cycles so far, retired or held (those `summary` numbers and prints).
+    #[must_use]
+    pub fn runs_with_cycles(&self) -> usize {
+        self.retired.with_cycles + self.runs.iter().filter(|r| r.stats.cycles() > 0).count()
+    }
+
+    /// The index in `runs` of the last process's run (see `last_process`), knowing the runs
+    /// already retired.
+    #[must_use]
+    pub fn last_process(&self) -> Option<usize> {
+        if !self.several_processes {
+            return None;
+        }
+        self.runs.iter().rposition(|r| r.stats.cycles() > 0)
+    }
+
+    /// The held runs' summaries as every view of the log gives them, each with its 1-based
+    /// number among the runs with cycles (retired ones counted).
+    pub fn numbered_summaries(&self) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
+        let last = self.last_process();
+        (0..self.runs.len())
+            .filter_map(move |k| summary_in_log(&self.runs, last, k))
+            .enumerate()
+            .map(|(i, s)| (self.retired.with_cycles + i + 1, s))
+    }
+
+    /// With `retire` set, hands the oldest runs beyond `KEEP_RUNS` to it, once it is known
+    /// whether each is an earlier process of the log (a later run has cycles and some run
+    /// began at gc 1), or past `MAX_UNDECIDED_RUNS` of them. Half the held runs at a time, so
+    /// that retiring costs O(1) a run.
+    fn retire_old_runs(&mut self) {
+        let Some(to) = self.retire.clone() else {
+            return;
+        };
+        let keep = self.keep_runs.max(KEEP_RUNS);
+        if self.runs.len() < 2 * keep {
+            return;
+        }
+        let old = self.runs.len() - keep;
+        // later[k]: a run after k has cycles.
+        let mut later = vec![false; old];
+        let mut seen = false;
+        for k in (0..self.runs.len()).rev() {
+            if k < old {
+                later[k] = seen;
+            }
+            seen |= self.runs[k].stats.cycles() > 0;
+        }
+        let forced = self.runs.len() > MAX_UNDECIDED_RUNS.max(2 * keep);
+        let mut n = 0;
+        while n < old {
+            let r = &self.runs[n];
+            let decided = r.stats.cycles() == 0 || (self.several_processes && later[n]) || forced;
+            if !decided {
+                break;
+            }
+            n += 1;
+        }
+        if n == 0 {
+            return;
+        }
+        let programs = &mut self.programs;
+        for (k, run) in self.runs.drain(..n).enumerate() {
+            let index = self.run_base + k;
+            let earlier_process = self.several_processes && later[k];
+            let cycles = run.stats.cycles();
+            let number = (cycles > 0).then(|| {
+                self.retired.with_cycles += 1;
+                self.retired.with_cycles
+            });
+            if cycles > 0 && !earlier_process {
+                self.retired.unmarked_upto = Some(index);
+            }
+            if self.keep_summaries > 0 {
+                if let Some(mut s) = run.summary() {
+                    if earlier_process {
+                        mark_earlier_process(&mut s);
+                    }
+                    if self.retired_summaries.len() >= self.keep_summaries {
+                        self.retired_summaries.pop_front();
+                    }
+                    self.retired_summaries.push_back(s);
+                }
+            }
+            self.retired.runs += 1;
+            self.retired.cycles += cycles;
+            self.retired.before_window += run.before_window;
+            if let Some(p) = programs
+                .iter_mut()
+                .rev()
+                .find(|p| (p.first_run..p.end_run).contains(&index))
+            {
+                p.retired_p_time_ms += run.stats.gc_p_time_ms();
+                if cycles > 0 {
+                    p.retired_main = Some(Box::new(run.clone()));
+                }
+            }
+            to.send(RetiredRun {
+                run,
+                index,
+                number,
+                earlier_process,
+            });
+        }
+        self.run_base += n;
+    }
+
+    /// At the end: runs retired as not an earlier process, that the log then showed to be
+    /// one, are said to be.
+    fn say_unmarked_runs(&mut self) {
+        let Some(upto) = self.retired.unmarked_upto else {
+            return;
+        };
+        let Some(last) = self.last_process() else {
+            return;
+        };
+        if upto < self.run_base + last {
+            self.problems.push(Problem {
+                line: self.runs[last].first_line,
+                reason: format!(
+                    "runs up to {} were summarised before the log showed several processes \
+                     (a restart at gc 1, after over {MAX_UNDECIDED_RUNS} runs): they are not \
+                     marked as an earlier process, as they would be",
+                    upto + 1
+                ),
+            });
+        }
     }
 
     /// The A/B samples: each program that ended well, by its main run's figures.
@@ -453,19 +744,19 @@ impl Timeline {
         self.programs
             .iter()
             .filter(|p| p.is_sample())
-            .filter_map(|p| p.summary(&self.runs))
+            .filter_map(|p| p.summary(self))
             .collect()
     }
 
     #[must_use]
     pub fn cycle_count(&self) -> usize {
-        self.runs.iter().map(|r| r.stats.cycles()).sum()
+        self.retired.cycles + self.runs.iter().map(|r| r.stats.cycles()).sum::<usize>()
     }
 
     /// Cycles read before the window, over every run.
     #[must_use]
     pub fn before_window(&self) -> usize {
-        self.runs.iter().map(|r| r.before_window).sum()
+        self.retired.before_window + self.runs.iter().map(|r| r.before_window).sum::<usize>()
     }
 
     /// Notes of this kind, kept or counted.
@@ -585,7 +876,7 @@ mod tests {
                 _ => unreachable!(),
             }
         }));
-        let s = tl.programs[0].summary(&tl.runs).unwrap();
+        let s = tl.programs[0].summary(&tl).unwrap();
         let pause = s.findings.iter().find(|f| f.id == "pause_outlier").unwrap();
         assert!(
             pause.text.contains("Other processes used 1.60 CPUs"),

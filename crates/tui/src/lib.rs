@@ -51,13 +51,18 @@ pub fn run(
 /// sources' order, for the report a command prints once the terminal is back (what the
 /// dashboard showed, the terminal keeps). Empty when the loop itself failed.
 /// `window` (`--from-cycle`, `--after`) is the cycles every pane's figures are of.
+/// With `summaries`, the retired runs' summary text is kept too (`Kept::retired_text`).
 pub fn run_keeping(
     sources: Vec<(String, Spec)>,
     window: gcscope_core::timeline::Window,
-) -> (Vec<Timeline>, Result<(), Error>) {
+    summaries: bool,
+) -> (Vec<Kept>, Result<(), Error>) {
     run_app(sources, |app| {
         for p in &mut app.panes {
             p.timeline.window = window;
+            if summaries {
+                p.spool_retired();
+            }
         }
     })
 }
@@ -76,7 +81,7 @@ pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<(), Err
 fn run_app(
     sources: Vec<(String, Spec)>,
     setup: impl FnOnce(&mut App),
-) -> (Vec<Timeline>, Result<(), Error>) {
+) -> (Vec<Kept>, Result<(), Error>) {
     if !std::io::stdout().is_terminal() {
         return (Vec::new(), Err(Error::NotATerminal));
     }
@@ -143,7 +148,32 @@ fn run_app(
             Ok(())
         }
     };
-    (app.panes.into_iter().map(|p| p.timeline).collect(), result)
+    let kept = app
+        .panes
+        .into_iter()
+        .map(|p| {
+            let mut timeline = p.timeline;
+            timeline.retire = None;
+            let retired_text = std::mem::take(
+                &mut *p
+                    .retired_text
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            Kept {
+                timeline,
+                retired_text,
+            }
+        })
+        .collect();
+    (kept, result)
+}
+
+/// What a pane had read when the dashboard ended: its timeline, and the summary text of the
+/// runs it retired (`gcscope_core::report::write_summary_text_after`).
+pub struct Kept {
+    pub timeline: Timeline,
+    pub retired_text: gcscope_core::report::Spool,
 }
 
 /// What undoes the dashboard's terminal modes, as bytes a signal handler can write: mouse

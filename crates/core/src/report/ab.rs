@@ -53,7 +53,7 @@ fn runs(a: &[Source], b: &[Source]) -> Vec<AbRunJson> {
                 src.timeline
                     .programs
                     .iter()
-                    .map(|p| run_json(p, letter, &src.timeline.runs))
+                    .map(|p| run_json(p, letter, &src.timeline))
             })
             .collect()
     };
@@ -69,7 +69,7 @@ fn runs(a: &[Source], b: &[Source]) -> Vec<AbRunJson> {
     all
 }
 
-fn run_json(p: &Program, side: char, runs: &[crate::timeline::Run]) -> AbRunJson {
+fn run_json(p: &Program, side: char, tl: &crate::timeline::Timeline) -> AbRunJson {
     let exit = p.exit;
     AbRunJson {
         side,
@@ -84,9 +84,9 @@ fn run_json(p: &Program, side: char, runs: &[crate::timeline::Run]) -> AbRunJson
         sample: p.is_sample(),
         wall_s: exit.map_or(0.0, |e| e.wall_s),
         cpu_s: exit.and_then(|e| e.cpu_s),
-        gc_p_time_s: p.p_time_and_cpu_s(runs).map(|(p, _)| p),
+        gc_p_time_s: p.p_time_and_cpu_s(tl).map(|(p, _)| p),
         other_cpus: exit.and_then(|e| e.other_cpus),
-        cycles: p.main_run(runs).map_or(0, |r| r.stats.cycles()),
+        cycles: p.main_run(tl).map_or(0, |r| r.stats.cycles()),
         values: p.values.iter().cloned().collect(),
     }
 }
@@ -228,7 +228,7 @@ fn ab_render(a: &[Source], b: &[Source], stopped: Option<&str>, markdown: bool) 
                     s.timeline
                         .programs
                         .iter()
-                        .filter(|p| p.is_sample() && p.main_run(&s.timeline.runs).is_none())
+                        .filter(|p| p.is_sample() && p.main_run(&s.timeline).is_none())
                         .count()
                 })
                 .sum()

@@ -108,6 +108,8 @@ impl<W: std::io::Write> CsvRows<W> {
         let mut tl = Timeline {
             drop_text: true,
             window: self.window,
+            // Rows are written as they come: a run no cycle can reach again has no more.
+            retire: Some(crate::timeline::Retire::drop_them()),
             ..Timeline::default()
         };
         let mut held: Option<RunId> = None;
@@ -142,7 +144,7 @@ impl<W: std::io::Write> CsvRows<W> {
 
     /// Writes and drops the cycles `run` holds.
     fn flush_run(&mut self, name: &str, tl: &mut Timeline, run: RunId) -> csv::Result<()> {
-        if let Some(r) = tl.runs.get_mut(run.index()) {
+        if let Some(r) = tl.run_mut(run.index()) {
             for c in r.cycles.drain(..) {
                 self.w.serialize(Row::new(name, run.number(), &c))?;
                 self.rows += 1;

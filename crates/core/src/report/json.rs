@@ -1,8 +1,9 @@
 //! `summary --json` and `compare --json`: stable field names (docs/SUMMARY.md).
 
-use super::{all_runs, Source};
+use super::{all_runs, Source, Spool};
 use crate::stats::compare::{self, Row};
 use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
+use crate::timeline::RetiredRun;
 use gcscope_model::NoteKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -48,7 +49,7 @@ impl Serialize for Findings<'_> {
                     .into_iter()
                     .map(move |finding| FindingJson {
                         source: &src.name,
-                        run: i + 1,
+                        run: i,
                         finding,
                     })
             })
@@ -83,14 +84,10 @@ pub struct SourceJson<'a> {
     pub problems: usize,
 }
 
-/// A source's runs with cycles, numbered from 0, summarised one at a time as they are
-/// written: thousands of runs' summaries are never held together.
+/// A source's runs with cycles still held, with their 1-based numbers, summarised one at a
+/// time as they are written: thousands of runs' summaries are never held together.
 fn numbered(src: &Source) -> impl Iterator<Item = (usize, RunSummary)> + '_ {
-    let last = crate::timeline::last_process(&src.timeline.runs);
-    let runs = &src.timeline.runs;
-    (0..runs.len())
-        .filter_map(move |k| crate::timeline::summary_in_log(runs, last, k))
-        .enumerate()
+    src.timeline.numbered_summaries()
 }
 
 impl Serialize for Runs<'_> {
@@ -98,7 +95,7 @@ impl Serialize for Runs<'_> {
         s.collect_seq(self.0.iter().flat_map(|src| {
             numbered(src).map(|(i, summary)| RunJson {
                 source: &src.name,
-                run: i + 1,
+                run: i,
                 summary,
             })
         }))
@@ -152,7 +149,7 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
             .iter()
             .map(|s| SourceJson {
                 source: &s.name,
-                runs: s.timeline.runs.len(),
+                runs: s.timeline.run_count(),
                 cycles: s.timeline.cycle_count(),
                 before_window: s.timeline.before_window(),
                 output_lines: s.timeline.output_count(),
@@ -160,6 +157,118 @@ pub fn summary_json(sources: &[Source]) -> SummaryJson<'_> {
             })
             .collect(),
     }
+}
+
+/// The elements of `summary --json`'s `runs` and `findings` for a source's retired runs
+/// (`Timeline::retire`), as that document has them.
+#[derive(Default)]
+pub struct JsonSpools {
+    pub runs: Spool,
+    pub findings: Spool,
+}
+
+/// Adds a retired run of `source` to its spools (`write_summary_json_after`).
+pub fn retired_run_json(r: &RetiredRun, source: &str, spools: &mut JsonSpools) {
+    let (Some(run), Some(summary)) = (r.number, r.summary()) else {
+        return;
+    };
+    for finding in summary.findings.iter().cloned() {
+        let f = FindingJson {
+            source,
+            run,
+            finding,
+        };
+        spools.findings.write(&element(&f));
+    }
+    spools.runs.write(&element(&RunJson {
+        source,
+        run,
+        summary,
+    }));
+}
+
+/// An element of an array one level into the document, as `to_writer_pretty` writes it
+/// there, with the comma before it.
+fn element(v: &impl Serialize) -> Vec<u8> {
+    let mut out = b",\n    ".to_vec();
+    pretty_at(v, 4, &mut out);
+    out
+}
+
+/// `v` pretty-printed as it is `indent` spaces into a pretty document: JSON strings hold no
+/// raw newline, so each newline of it is followed by the indent.
+fn pretty_at(v: &impl Serialize, indent: usize, out: &mut Vec<u8>) {
+    // Every value here serialises (string keys only); a failure would be a bug, shown as null.
+    let text = serde_json::to_vec_pretty(v).unwrap_or_else(|_| b"null".to_vec());
+    for &b in &text {
+        out.push(b);
+        if b == b'\n' {
+            out.extend(std::iter::repeat_n(b' ', indent));
+        }
+    }
+}
+
+/// `summary --json` (the document `summary_json` serialises pretty, byte for byte), with
+/// each source's retired runs (`retired[k]` for source `k`) before its runs still held.
+pub fn write_summary_json_after(
+    sources: &[Source],
+    retired: &mut [JsonSpools],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let doc = summary_json(sources);
+    let mut o = b"{\n  \"window\": ".to_vec();
+    pretty_at(&doc.window, 2, &mut o);
+    o.extend_from_slice(b",\n  \"runs\": [");
+    out.write_all(&o)?;
+    let mut any = false;
+    for (k, src) in sources.iter().enumerate() {
+        if let Some(spool) = retired.get_mut(k).map(|s| &mut s.runs) {
+            if !spool.is_empty() {
+                spool.copy_to(out, u64::from(!any))?;
+                any = true;
+            }
+        }
+        for (run, summary) in numbered(src) {
+            let e = element(&RunJson {
+                source: &src.name,
+                run,
+                summary,
+            });
+            out.write_all(&e[usize::from(!any)..])?;
+            any = true;
+        }
+    }
+    out.write_all(if any { b"\n  ]" } else { b"]" })?;
+    out.write_all(b",\n  \"findings\": [")?;
+    let mut any = false;
+    for (k, src) in sources.iter().enumerate() {
+        if let Some(spool) = retired.get_mut(k).map(|s| &mut s.findings) {
+            if !spool.is_empty() {
+                spool.copy_to(out, u64::from(!any))?;
+                any = true;
+            }
+        }
+        for (run, summary) in numbered(src) {
+            for finding in summary.findings {
+                let e = element(&FindingJson {
+                    source: &src.name,
+                    run,
+                    finding,
+                });
+                out.write_all(&e[usize::from(!any)..])?;
+                any = true;
+            }
+        }
+    }
+    out.write_all(if any { b"\n  ]" } else { b"]" })?;
+    let mut o = b",\n  \"problems\": ".to_vec();
+    pretty_at(&doc.problems, 2, &mut o);
+    o.extend_from_slice(b",\n  \"notes\": ");
+    pretty_at(&doc.notes, 2, &mut o);
+    o.extend_from_slice(b",\n  \"sources\": ");
+    pretty_at(&doc.sources, 2, &mut o);
+    o.extend_from_slice(b"\n}");
+    out.write_all(&o)
 }
 
 #[derive(Serialize)]

@@ -6,7 +6,7 @@ use crate::stats::compare::{Row, Verdict, MIN_RUNS, P99_CYCLES};
 use crate::stats::findings::Severity;
 use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use crate::stats::Spread;
-use crate::timeline::Run;
+use crate::timeline::{RetiredRun, Timeline};
 use gcscope_model::NoteKind;
 use std::fmt::Write;
 
@@ -25,10 +25,21 @@ pub fn write_summary_text(
     sources: &[Source],
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
-    for s in sources {
+    write_summary_text_after(sources, &mut [], out)
+}
+
+/// `write_summary_text` of sources whose timelines retired runs (`Timeline::retire`):
+/// `retired[k]` holds the text of source `k`'s retired runs (`retired_run_text`), written
+/// before its runs still held.
+pub fn write_summary_text_after(
+    sources: &[Source],
+    retired: &mut [super::Spool],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    for (k, s) in sources.iter().enumerate() {
         let tl = &s.timeline;
         // A run has a summary once it has a cycle (always, for a file).
-        let runs = tl.runs.iter().filter(|r| r.stats.cycles() > 0).count();
+        let runs = tl.runs_with_cycles();
         let mut o = String::new();
         let _ = writeln!(
             o,
@@ -53,7 +64,10 @@ pub fn write_summary_text(
             );
         }
         out.write_all(o.as_bytes())?;
-        write_runs_text(&tl.runs, out)?;
+        if let Some(spool) = retired.get_mut(k) {
+            spool.copy_to(out, 0)?;
+        }
+        write_runs_text(tl, out)?;
         let mut o = String::new();
         let notes: Vec<String> = NoteKind::ALL
             .iter()
@@ -89,17 +103,19 @@ pub fn write_summary_text(
 /// summarised and formatted on every core and written as they come, in bounded memory: a log
 /// of thousands of processes makes megabytes of text, and building it in one string cost more
 /// in fresh pages (3 us each on the CI VM) than the formatting itself.
-fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Result<()> {
+fn write_runs_text(tl: &Timeline, out: &mut impl std::io::Write) -> std::io::Result<()> {
     const BLOCK: usize = 64;
-    // Runs are numbered among those with a summary (all of them, when read from text).
+    let runs = &tl.runs[..];
+    // Runs are numbered among those with a summary (all of them, when read from text),
+    // after those retired.
     let numbers: Vec<usize> = runs
         .iter()
-        .scan(0, |n, r| {
+        .scan(tl.retired.with_cycles, |n, r| {
             *n += usize::from(r.stats.cycles() > 0);
             Some(*n)
         })
         .collect();
-    let last = crate::timeline::last_process(runs);
+    let last = tl.last_process();
     let format_block = |b: usize, o: &mut String| {
         let from = b * BLOCK;
         for k in (from..runs.len()).take(BLOCK) {
@@ -162,6 +178,16 @@ fn write_runs_text(runs: &[Run], out: &mut impl std::io::Write) -> std::io::Resu
         }
         Ok(())
     })
+}
+
+/// A retired run's part of the summary table (`write_summary_text_after`), as
+/// `write_summary_text` would have written it.
+pub fn retired_run_text(r: &RetiredRun, spool: &mut super::Spool) {
+    if let (Some(number), Some(summary)) = (r.number, r.summary()) {
+        let mut o = String::new();
+        run_text(&mut o, number, &summary);
+        spool.write(o.as_bytes());
+    }
 }
 
 pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
@@ -591,7 +617,7 @@ mod tests {
             1499
         );
         let mut got = Vec::new();
-        write_runs_text(&tl.runs, &mut got).unwrap();
+        write_runs_text(&tl, &mut got).unwrap();
         assert!(String::from_utf8(got).unwrap() == expected);
     }
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 pub use super::percentile::{histogram, percentiles, percentiles_of, Percentiles, SIGFIG};
 pub use super::run_stats::RunStats;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
     /// What the source calls the run: a lab trace's settings (`# gcscope lab tree ...`).
     pub label: Option<String>,
@@ -93,7 +93,7 @@ fn as_map<S: serde::Serializer>(v: &[(String, f64)], s: S) -> Result<S::Ok, S::E
     s.collect_map(v.iter().map(|(k, x)| (k, x)))
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CpuMs {
     pub sweep_term: f64,
     pub assist: f64,
@@ -102,14 +102,14 @@ pub struct CpuMs {
     pub mark_term: f64,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ClockMs {
     pub sweep_term: f64,
     pub mark: f64,
     pub mark_term: f64,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PerCycle {
     pub assist: f64,
     pub background: f64,
@@ -118,13 +118,13 @@ pub struct PerCycle {
     pub compulsory_cpu: f64,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MinMax {
     pub min: u64,
     pub max: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScanSummary {
     /// `green_tea` when the span counters are present, `legacy` when only objects are.
     pub collector: &'static str,
@@ -172,7 +172,7 @@ pub struct LabSummary {
 /// two busy loops 46-58 %.
 pub const LOADED_SHARE: f64 = 0.25;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassScan {
     pub class: u32,
     pub objects: u64,

@@ -23,8 +23,9 @@ use gcscope_model::NoteKind;
 use gcscope_model::{Cycle, LabStats};
 use gcscope_model::{Event, RunId};
 
-/// How many of the latest runs an interleaved cycle may continue.
-const RECENT_RUNS: usize = 16;
+/// How many of the latest runs an interleaved cycle may continue. A run older than these is
+/// never continued again: a timeline may retire it (`Timeline::retire`).
+pub const RECENT_RUNS: usize = 16;
 
 #[derive(Default)]
 pub struct Reader {
@@ -50,10 +51,14 @@ const LABEL_HEADER: &[u8] = b"# gcscope ";
 /// Why a held `lab:` line is reported rather than attached.
 const LAB_ORPHAN: &str = "lab: line with no gc line after it";
 
-/// Which run each cycle goes to: the last cycle of every run so far, and the current run.
+/// Which run each cycle goes to: the last cycle of each of the latest runs, and the current
+/// run. Only the latest `RECENT_RUNS` can be continued, so only theirs are kept: a log of
+/// millions of one-cycle runs routes in constant memory.
 #[derive(Clone, Default)]
 struct Router {
-    runs: Vec<RunTail>,
+    /// The last cycle of runs `base..base + tails.len()`.
+    tails: Vec<RunTail>,
+    base: usize,
     current: Option<usize>,
     /// Runs below this belong to an earlier stream and are never continued.
     closed: usize,
@@ -77,6 +82,15 @@ enum Routed {
 }
 
 impl Router {
+    /// How many runs there have been.
+    fn len(&self) -> usize {
+        self.base + self.tails.len()
+    }
+
+    fn tail(&self, run: usize) -> RunTail {
+        self.tails[run - self.base]
+    }
+
     /// The run a cycle `num` starting at `at` belongs to (a new one if none); it becomes the
     /// current run and the cycle its last.
     fn route(&mut self, num: u32, at: u64) -> Routed {
@@ -84,11 +98,17 @@ impl Router {
         let run = match routed {
             Routed::Run(run) => run,
             Routed::New { run, .. } => {
-                self.runs.push(RunTail { num, at });
+                self.tails.push(RunTail { num, at });
+                // Forget the runs no cycle can continue, half a window at a time.
+                if self.tails.len() >= 2 * RECENT_RUNS {
+                    let old = self.tails.len() - RECENT_RUNS;
+                    self.tails.drain(..old);
+                    self.base += old;
+                }
                 run
             }
         };
-        self.runs[run] = RunTail { num, at };
+        self.tails[run - self.base] = RunTail { num, at };
         self.current = Some(run);
         routed
     }
@@ -96,15 +116,14 @@ impl Router {
     fn decide(&self, num: u32, at: u64) -> Routed {
         let continues = |t: &RunTail| t.num.checked_add(1) == Some(num) && at >= t.at;
         if let Some(cur) = self.current {
-            let t = self.runs[cur];
+            let t = self.tail(cur);
             if continues(&t) {
                 return Routed::Run(cur);
             }
             // Interleaved processes: another recent run this cycle continues exactly. Only
             // the last few are searched: a log of thousands of short runs stays linear.
-            let recent =
-                self.runs.len().saturating_sub(RECENT_RUNS).max(self.closed)..self.runs.len();
-            if let Some(other) = recent.rev().find(|&r| continues(&self.runs[r])) {
+            let recent = self.len().saturating_sub(RECENT_RUNS).max(self.closed)..self.len();
+            if let Some(other) = recent.rev().find(|&r| continues(&self.tail(r))) {
                 return Routed::Run(other);
             }
             if num > t.num && at >= t.at {
@@ -112,8 +131,8 @@ impl Router {
             }
         }
         Routed::New {
-            run: self.runs.len(),
-            restart: self.current.map(|cur| (num, self.runs[cur].num)),
+            run: self.len(),
+            restart: self.current.map(|cur| (num, self.tail(cur).num)),
         }
     }
 }
@@ -336,7 +355,7 @@ impl Reader {
     pub fn new_stream(&mut self, out: &mut impl FnMut(Event)) {
         self.finish(out);
         self.router.current = None;
-        self.router.closed = self.router.runs.len();
+        self.router.closed = self.router.len();
         self.last_cycle_run = None;
     }
 

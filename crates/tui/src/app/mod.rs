@@ -137,13 +137,19 @@ impl App {
         p.timeline.apply(ev);
         if new_run && p.live && p.follow {
             // A live source started a run (a restarted process, a lab switch): show it.
-            p.run = RunId::from_index(p.timeline.runs.len() - 1);
+            p.run = RunId::from_index(p.timeline.run_count().saturating_sub(1));
             p.cursor = FIRST_CYCLE;
         }
         if ended && !p.live && p.run == RunId::FIRST {
             // A file of many runs (a log of restarts) opens on its latest: what happened
             // last is what its reader came for; `[` goes back.
-            p.run = RunId::from_index(p.timeline.runs.len().saturating_sub(1));
+            p.run = RunId::from_index(p.timeline.run_count().saturating_sub(1));
+        }
+        if p.run.index() < p.timeline.run_base {
+            // The run on screen was retired (only the latest runs are held): the oldest held.
+            p.run = RunId::from_index(p.timeline.run_base);
+            p.reveal_all();
+            p.clamp_cursor();
         }
         if p.live || !self.playing || ended {
             if p.live || !self.playing {
@@ -185,12 +191,12 @@ impl App {
         for p in &mut self.panes {
             // The run count is in the key: a new process makes the ones before it earlier
             // processes of the log, and their findings say so.
-            let key = (p.run, p.shown, p.timeline.runs.len());
+            let key = (p.run, p.shown, p.timeline.run_count());
             if Some(key) == p.summary_key {
                 continue;
             }
             p.summary_key = Some(key);
-            let Some(r) = p.timeline.runs.get(p.run.index()) else {
+            let Some(r) = p.timeline.run(p.run.index()) else {
                 p.summary = None;
                 continue;
             };
@@ -207,7 +213,7 @@ impl App {
                 }
                 stats.summary(r.first_line, r.restart)
             };
-            let last = gcscope_core::timeline::last_process(&p.timeline.runs);
+            let last = p.timeline.last_process().map(|k| k + p.timeline.run_base);
             if let Some(s) = p
                 .summary
                 .as_mut()
@@ -267,11 +273,7 @@ impl App {
             return;
         }
         for p in &mut self.panes {
-            let cycles = p
-                .timeline
-                .runs
-                .get(p.run.index())
-                .map_or(&[][..], |r| &r.cycles);
+            let cycles = p.timeline.run(p.run.index()).map_or(&[][..], |r| &r.cycles);
             p.turns.update(p.run.index(), cycles);
         }
         let (a, b) = (&self.panes[0], &self.panes[1]);
@@ -304,7 +306,18 @@ impl App {
     /// Why `action` would do nothing here, said in the hint bar instead of nothing at all.
     fn why_not(&self, action: Action) -> Option<String> {
         let live = self.panes.iter().any(|p| p.live);
-        let runs = self.focused().map_or(0, |p| p.timeline.runs.len());
+        if let Some(p) = self.focused().filter(|p| {
+            action == Action::PrevRun
+                && p.timeline.run_base > 0
+                && p.run.index() <= p.timeline.run_base
+        }) {
+            return Some(format!(
+                "[: runs 1-{} were let go ({} held in full); `gcscope summary` has them all",
+                p.timeline.run_base,
+                pane::HELD_RUNS
+            ));
+        }
+        let runs = self.focused().map_or(0, |p| p.timeline.run_count());
         let why = match action {
             a if a.lab_only() && self.lab.is_none() => {
                 "lab keys (w m < >) change the live lab: `gcscope lab` or plain `gcscope`"
@@ -411,12 +424,12 @@ impl App {
                     if !together && i != focus {
                         continue;
                     }
-                    let last = p.timeline.runs.len().saturating_sub(1);
+                    let last = p.timeline.run_count().saturating_sub(1);
                     let run = p.run.index();
                     p.run = RunId::from_index(if action == Action::NextRun {
                         (run + 1).min(last)
                     } else {
-                        run.saturating_sub(1)
+                        run.saturating_sub(1).max(p.timeline.run_base)
                     });
                     p.reveal_all();
                     p.follow = true;
@@ -455,7 +468,7 @@ impl App {
         lab.turn(knob);
         let mut moved = false;
         for p in &mut self.panes {
-            let newest = p.timeline.runs.len().saturating_sub(1);
+            let newest = p.timeline.run_count().saturating_sub(1);
             if p.run.index() < newest {
                 p.run = RunId::from_index(newest);
                 p.reveal_all();

@@ -2,11 +2,13 @@
 //! of it (summary, chart series), refreshed off the render path.
 
 use super::cols::Cols;
+use gcscope_core::report::Spool;
 use gcscope_core::stats::summary::{RunStats, RunSummary};
 use gcscope_core::stats::tune::Tune;
 use gcscope_core::stats::turns::TurnSamples;
-use gcscope_core::timeline::{Run, Timeline};
+use gcscope_core::timeline::{Retire, Run, Timeline};
 use gcscope_model::{Cycle, CycleIndex, RunId};
+use std::sync::{Arc, Mutex};
 
 /// The first cycle of a run.
 pub(super) const FIRST_CYCLE: CycleIndex = CycleIndex::from_index(0);
@@ -54,18 +56,29 @@ pub struct Pane {
     /// The latest thing the source said about itself (`--follow`: waiting, deleted,
     /// truncated, replaced), shown in the header until the next cycle.
     pub source_event: Option<String>,
+    /// The summary text of the runs the timeline retired, oldest first.
+    pub retired_text: Arc<Mutex<Spool>>,
 }
+
+/// Runs a pane holds in full (cycles and all): older ones are retired, to their summary.
+pub const HELD_RUNS: usize = 256;
 
 impl Pane {
     pub fn new(name: impl Into<String>, live: bool) -> Self {
+        let retired_text = Arc::new(Mutex::new(Spool::default()));
         Pane {
             name: name.into(),
             // A live source may print without end (`gcscope run -- yes`): the log keeps its
             // latest lines and counts the rest.
             timeline: Timeline {
                 keep_output: live.then_some(LIVE_OUTPUT_LINES),
+                // A stream of many short processes holds its latest runs in full and counts
+                // the older ones (`spool_retired` keeps their summary text).
+                retire: Some(Retire::drop_them()),
+                keep_runs: HELD_RUNS,
                 ..Timeline::default()
             },
+            retired_text,
             live,
             run: RunId::FIRST,
             cursor: FIRST_CYCLE,
@@ -82,15 +95,25 @@ impl Pane {
         }
     }
 
+    /// Spool the summary text of each run the timeline retires, for the summary a command
+    /// prints once the dashboard ends (`retired_text`).
+    pub fn spool_retired(&mut self) {
+        let to = self.retired_text.clone();
+        self.timeline.retire = Some(Retire::new(move |r| {
+            let mut spool = to.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            gcscope_core::report::retired_run_text(&r, &mut spool);
+        }));
+    }
+
     /// The tune view's model for the selected run, over its shown cycles: recomputed when the
     /// run, the shown count or the runs change (one pass over the run's cycles).
     pub(super) fn refresh_tune(&mut self) {
-        let key = (self.run, self.shown, self.timeline.runs.len());
+        let key = (self.run, self.shown, self.timeline.run_count());
         if self.tune_key == Some(key) {
             return;
         }
         self.tune_key = Some(key);
-        self.tune = self.timeline.runs.get(self.run.index()).map(|r| {
+        self.tune = self.timeline.run(self.run.index()).map(|r| {
             let shown = &r.cycles[..self.shown.min(r.cycles.len())];
             let pacer = self.summary.as_ref().and_then(|s| s.pacer.as_ref());
             gcscope_core::stats::tune::tune(shown, pacer, &[]).map_err(|e| e.to_string())
@@ -99,7 +122,7 @@ impl Pane {
 
     #[must_use]
     pub fn current_run(&self) -> Option<&Run> {
-        self.timeline.runs.get(self.run.index())
+        self.timeline.run(self.run.index())
     }
 
     /// The revealed cycles of the selected run.
@@ -128,7 +151,7 @@ impl Pane {
     /// Reveal the cycles whose start is within `t` of the run's first cycle.
     pub(super) fn reveal_until(&mut self, t: u64) {
         let start = self.start_at();
-        if let Some(r) = self.timeline.runs.get(self.run.index()) {
+        if let Some(r) = self.timeline.run(self.run.index()) {
             self.shown = r
                 .cycles
                 .partition_point(|c| c.at.saturating_sub(start) <= t);

@@ -65,7 +65,7 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             "{side}{}, run {}/{}",
             gcscope_core::fmt::escape_controls(name),
             p.run.number(),
-            p.timeline.runs.len().max(1)
+            p.timeline.run_count().max(1)
         )
     });
     let title = super::fit(

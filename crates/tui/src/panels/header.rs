@@ -128,7 +128,7 @@ pub(crate) fn named(
         theme.bold()
     };
     let s = p.summary.as_ref();
-    let runs = p.timeline.runs.len();
+    let runs = p.timeline.run_count();
     let total = p.current_run().map_or(0, |r| r.cycles.len());
     // A source that stopped on an error says so, live or not (a file that could not be read
     // would otherwise look like an empty trace).
@@ -251,6 +251,14 @@ pub(crate) fn named(
     }
     if !s.is_some_and(|s| s.earlier_process) {
         spans.push(Span::raw(format!("run {}/{}", p.run.number(), runs.max(1))));
+    }
+    // A stream of many processes: the older runs were summarised and let go.
+    if p.timeline.run_base > 0 {
+        spans.push(Span::raw(format!(
+            "runs 1-{} summarised, {} held",
+            p.timeline.run_base,
+            p.timeline.runs.len()
+        )));
     }
     if let Some(s) = s {
         spans.push(Span::raw(format!("{}, {} P", s.format, s.procs)));

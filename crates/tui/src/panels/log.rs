@@ -31,8 +31,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let at_last = p.selected().is_some() && p.cursor.index() + 1 >= p.total();
     let upto = match p.selected() {
         Some(_) if at_last => tl
-            .runs
-            .get(p.run.index() + 1)
+            .run(p.run.index() + 1)
             .map_or(u64::MAX, |next| next.first_line.saturating_sub(1)),
         Some(c) => c.line.max(1),
         None => u64::MAX,
