@@ -650,8 +650,10 @@ fn a_flood_of_runs_leaves_the_dashboard_bounded_and_answering() {
     );
     // A key answers while the flood goes on: the help overlay opens.
     std::thread::sleep(Duration::from_secs(2));
+    let asked = Instant::now();
     on.pty.master.try_clone().unwrap().write_all(b"?").unwrap();
     on.wait_for("jump to cycle N", Duration::from_secs(5));
+    let answered = asked.elapsed();
     assert!(
         on.text().contains("jump to cycle N"),
         "the help did not open during the flood"
@@ -676,7 +678,7 @@ fn a_flood_of_runs_leaves_the_dashboard_bounded_and_answering() {
     assert!(out.rfind("\u{1b}[?1049l").is_some_and(|l| l > entered));
     let lflag = lflag(&on.pty.slave);
     assert!(lflag & libc::ICANON != 0 && lflag & libc::ECHO != 0);
-    eprintln!("flood: {lines} lines written, peak {peak_kib} KiB");
+    eprintln!("flood: {lines} lines written, peak {peak_kib} KiB, ? answered in {answered:?}");
     assert!(lines > 100_000, "{lines} lines");
     assert!(peak_kib < 128 << 10, "peak {peak_kib} KiB");
     std::fs::remove_dir_all(&dir).unwrap();
