@@ -1,5 +1,8 @@
 //! Dashboard speed with a 1,000,000-cycle trace: time to the first frame (read + summary +
-//! draw) and the time of one frame at 200x50, all cycles in view (downsampled).
+//! draw), the time of one frame at 200x50, all cycles in view (downsampled), and of a zoom
+//! and a jump; and the load as the event loop does it while a file streams in (batches of
+//! events, a refresh and a frame every 33 ms), at 1M cycles and, with GCSCOPE_BENCH_10M=1,
+//! at 10M (about 4 GB of memory). GCSCOPE_BENCH_TRACE=1 prints each refresh's time.
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
@@ -7,6 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use gcscope_core::read as core_read;
 use gcscope_model::Event;
 use gcscope_tui::app::{App, Pane};
+use gcscope_tui::keys::Action;
 use gcscope_tui::view::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -16,6 +20,11 @@ const CYCLES: usize = 1_000_000;
 
 /// One process's 1,000,000 gc lines: a real run's lines, renumbered and re-timed in order.
 fn trace_text() -> Vec<u8> {
+    trace_of(CYCLES)
+}
+
+/// `trace_text` of `cycles` lines.
+fn trace_of(cycles: usize) -> Vec<u8> {
     let real = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/traces/go/go1.27.3_greentea_tree_p2_r1.log"
@@ -25,8 +34,8 @@ fn trace_text() -> Vec<u8> {
         .lines()
         .filter_map(|l| l.split_once("%: ").map(|(_, t)| t))
         .collect();
-    let mut out = String::with_capacity(CYCLES * 150);
-    for i in 0..CYCLES {
+    let mut out = String::with_capacity(cycles * 150);
+    for i in 0..cycles {
         let tail = tails[i % tails.len()];
         out.push_str(&format!(
             "gc {} @{}.{:03}s 29%: {tail}\n",
@@ -50,7 +59,60 @@ fn load(text: &[u8]) -> App {
     app
 }
 
+/// The dashboard's load of `text` as its event loop does it: the source's events applied in
+/// batches, with a refresh and a frame at 200x50 every 33 ms; seconds in all and in frames.
+fn streamed_load(text: &[u8]) -> (f64, f64, usize) {
+    let mut app = App::new(vec![Pane::new("streamed", false)]);
+    let mut term = Terminal::new(TestBackend::new(200, 50)).expect("backend");
+    let mut dec = gcscope_core::trace::Decoder::new();
+    let mut events = Vec::new();
+    let t0 = Instant::now();
+    let (mut frames, mut in_frames) = (0, 0.0);
+    let mut last = Instant::now();
+    let id = gcscope_model::SourceId::from_index(0);
+    let mut frame = |app: &mut App, in_frames: &mut f64| {
+        let f0 = Instant::now();
+        app.refresh();
+        if std::env::var_os("GCSCOPE_BENCH_TRACE").is_some() {
+            eprintln!("refresh {:.1} ms", f0.elapsed().as_secs_f64() * 1e3);
+        }
+        term.draw(|f| view::draw(f, app, Theme { color: true }))
+            .expect("draw");
+        *in_frames += f0.elapsed().as_secs_f64();
+    };
+    for chunk in text.chunks(64 * 1024) {
+        dec.push(chunk, &mut |e| events.push(e));
+        for e in events.drain(..) {
+            app.apply(id, e);
+        }
+        if last.elapsed().as_millis() >= 33 {
+            frame(&mut app, &mut in_frames);
+            frames += 1;
+            last = Instant::now();
+        }
+    }
+    dec.finish(&mut |e| events.push(e));
+    for e in events.drain(..) {
+        app.apply(id, e);
+    }
+    app.apply(id, Event::End { error: None });
+    frame(&mut app, &mut in_frames);
+    (t0.elapsed().as_secs_f64(), in_frames, frames + 1)
+}
+
 fn bench(c: &mut Criterion) {
+    let sizes: &[usize] = if std::env::var_os("GCSCOPE_BENCH_10M").is_some() {
+        &[CYCLES, 10 * CYCLES]
+    } else {
+        eprintln!("streamed load at 10M cycles: skipped (GCSCOPE_BENCH_10M=1 runs it)");
+        &[CYCLES]
+    };
+    for &n in sizes {
+        let (all, frames, count) = streamed_load(&trace_of(n));
+        eprintln!(
+            "streamed load of {n} cycles: {all:.2} s, of which {frames:.2} s in {count} frames"
+        );
+    }
     let text = trace_text();
     let t0 = Instant::now();
     let app = load(&text);
@@ -72,6 +134,25 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             term.draw(|f| view::draw(f, &app, Theme { color: true }))
                 .expect("draw");
+        })
+    });
+    // A zoom in and back out, and a jump to the start and back to the end: each refreshes
+    // the series over the window they show.
+    let mut app = app;
+    g.bench_function("zoom_in_out_1M_cycles", |b| {
+        b.iter(|| {
+            for a in [Action::ZoomIn, Action::ZoomOut] {
+                app.act(a);
+                app.refresh();
+            }
+        })
+    });
+    g.bench_function("jump_start_end_1M_cycles", |b| {
+        b.iter(|| {
+            for a in [Action::Start, Action::End] {
+                app.act(a);
+                app.refresh();
+            }
         })
     });
     g.finish();

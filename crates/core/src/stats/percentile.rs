@@ -32,14 +32,23 @@ pub fn histogram(values_ns: &[u64]) -> Histogram<u64> {
 /// histogram: the value at each rank is selected in O(n) and reported as hdrhistogram's
 /// bucket edge for it. A log of thousands of short runs spent most of its summary time
 /// walking thousands of histograms.
+#[must_use]
 pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
+    percentiles_in_place(&mut values_ns.to_vec(), max_ns)
+}
+
+/// `percentiles_of`, selecting in `values_ns` itself (its order and values change).
+pub fn percentiles_in_place(values_ns: &mut [u64], max_ns: u64) -> Percentiles {
     if values_ns.is_empty() {
         return Percentiles::default();
     }
     // Only the bucket edges are used: one empty histogram serves every call.
     static BUCKETS: std::sync::OnceLock<Histogram<u64>> = std::sync::OnceLock::new();
     let buckets = BUCKETS.get_or_init(|| histogram(&[]));
-    let mut us: Vec<u64> = values_ns.iter().map(|v| v / 1000).collect();
+    for v in values_ns.iter_mut() {
+        *v /= 1000;
+    }
+    let us = values_ns;
     let n = us.len();
     let mut at = |q: f64| {
         // q is in 0..=1, so the rank is in 0..=n; `as` saturates, the clamp keeps 1..=n.

@@ -2,7 +2,12 @@
 
 use super::findings::Facts;
 use super::pacer::PacerStats;
-use super::percentile::percentiles_of;
+use super::percentile::percentiles_in_place;
+
+thread_local! {
+    /// The per-cycle column a summary selects its medians and percentiles in.
+    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 use super::summary::{
     ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
 };
@@ -226,12 +231,26 @@ impl Rows {
         }
     }
 
-    /// One figure of every cycle, ns.
-    fn column(&self, col: Col) -> Vec<u64> {
+    /// One figure of every cycle, ns, into `out` (cleared first).
+    fn column_into(&self, col: Col, out: &mut Vec<u64>) {
         let i = col as usize;
+        out.clear();
         match self {
-            Rows::Micros(v) => v.iter().map(|r| u64::from(r[i]) * 1000).collect(),
-            Rows::Nanos(v) => v.iter().map(|r| r[i]).collect(),
+            Rows::Micros(v) => out.extend(v.iter().map(|r| u64::from(r[i]) * 1000)),
+            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[i])),
+        }
+    }
+
+    /// All GC CPU minus idle of every cycle, ns (never below 0: the sum saturates).
+    fn compulsory_into(&self, out: &mut Vec<u64>) {
+        let (g, i) = (Col::GcCpu as usize, Col::Idle as usize);
+        out.clear();
+        match self {
+            Rows::Micros(v) => out.extend(
+                v.iter()
+                    .map(|r| u64::from(r[g].saturating_sub(r[i])) * 1000),
+            ),
+            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[g].saturating_sub(r[i]))),
         }
     }
 }
@@ -603,13 +622,27 @@ impl Figures {
         }
         let n = self.n;
         let (cpu, clock) = (&self.cpu, &self.clock);
-        let column = |col: Col| self.per.column(col);
-        let med = |col: Col| median_u64(&mut column(col)).unwrap_or(0.0) / 1e6;
-        // All GC CPU minus idle, per cycle (never below: the sum saturates).
-        let mut compulsory = column(Col::GcCpu);
-        for (c, idle) in compulsory.iter_mut().zip(column(Col::Idle)) {
-            *c = c.saturating_sub(idle);
-        }
+        // One buffer for every column, kept for the next summary: a dashboard refreshing
+        // the summary of a run of millions of cycles spent most of its time having the
+        // kernel zero the fresh pages of new ones.
+        let mut buf = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        let mut med = |col: Col| {
+            self.per.column_into(col, &mut buf);
+            median_u64(&mut buf).unwrap_or(0.0) / 1e6
+        };
+        let (assist, background, idle, gc_cpu) = (
+            med(Col::Assist),
+            med(Col::Background),
+            med(Col::Idle),
+            med(Col::GcCpu),
+        );
+        self.per.compulsory_into(&mut buf);
+        let compulsory = median_u64(&mut buf).unwrap_or(0.0) / 1e6;
+        self.per.column_into(Col::Pause, &mut buf);
+        let pause_ms = percentiles_in_place(&mut buf, self.pause_max);
+        self.per.column_into(Col::Mark, &mut buf);
+        let mark_ms = percentiles_in_place(&mut buf, self.mark_max);
+        SCRATCH.with(|s| *s.borrow_mut() = buf);
         let mark_cpu = cpu
             .assist
             .saturating_add(cpu.background)
@@ -671,15 +704,15 @@ impl Figures {
             gc_cpu_ms: ms(self.gc_cpu),
             compulsory_cpu_ms: ms(self.gc_cpu.saturating_sub(cpu.idle)),
             per_cycle_median_ms: PerCycle {
-                assist: med(Col::Assist),
-                background: med(Col::Background),
-                idle: med(Col::Idle),
-                gc_cpu: med(Col::GcCpu),
-                compulsory_cpu: median_u64(&mut compulsory).unwrap_or(0.0) / 1e6,
+                assist,
+                background,
+                idle,
+                gc_cpu,
+                compulsory_cpu: compulsory,
             },
             idle_share: (mark_cpu > 0).then(|| cpu.idle as f64 / mark_cpu as f64),
-            pause_ms: percentiles_of(&column(Col::Pause), self.pause_max),
-            mark_ms: percentiles_of(&column(Col::Mark), self.mark_max),
+            pause_ms,
+            mark_ms,
             heap_live_mb: MinMax {
                 min: live_min,
                 max: live_max,

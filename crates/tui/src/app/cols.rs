@@ -1,6 +1,7 @@
 //! The charts' series over the zoom window, downsampled to at most `COLS` values, and the
 //! pause distribution and outliers of the shown cycles: recomputed by `App::refresh` when
-//! what a pane shows changes, never per frame.
+//! what a pane shows changes, never per frame, from an index kept up to date cycle by cycle
+//! (`SeriesIndex`), so a refresh costs what the screen shows, not what was loaded.
 
 use super::pane::Pane;
 use gcscope_model::{Cycle, RunId};
@@ -40,6 +41,125 @@ pub struct Cols {
     pub outlier_limit: u64,
     pub has_density: bool,
     pub has_scan: bool,
+    /// What the series are taken from, extended as cycles are shown.
+    index: SeriesIndex,
+}
+
+/// The series' values of every `BLOCK` shown cycles folded into their maximum, the pause
+/// distribution, and the largest pauses, over the shown cycles of one run: extended as
+/// cycles are revealed (O(1) a cycle), so a bucket of `downsample` over any window is the
+/// maximum of whole blocks and at most two partial ones.
+#[derive(Default)]
+struct SeriesIndex {
+    run: RunId,
+    /// Cycles folded in: `all[..upto]` of the shown cycles.
+    upto: usize,
+    /// Per whole block: each series' maximum, and whether a cycle has a density or a scan.
+    blocks: Vec<([u64; SERIES], u8)>,
+    pause_hist: [u64; 7],
+    /// How many shown cycles have each pause (ns): how many are over any limit.
+    pauses: std::collections::BTreeMap<u64, u32>,
+    /// The `TOP` largest pauses, largest first, the earlier cycle first among equals:
+    /// (place, Go's number, pause).
+    top: Vec<(usize, u32, u64)>,
+}
+
+const BLOCK: usize = 64;
+const TOP: usize = 8;
+const SERIES: usize = 9;
+const HAS_DENSITY: u8 = 1;
+const HAS_SCAN: u8 = 2;
+
+/// The series, in `SeriesIndex::blocks` order.
+fn series(c: &Cycle) -> [u64; SERIES] {
+    let density = c.page_density();
+    [
+        c.pause(),
+        c.mark_wall(),
+        c.heap_live,
+        c.heap_end,
+        c.goal.unwrap_or(0),
+        c.cpu.assist,
+        c.cpu.background,
+        c.cpu.idle,
+        (density.unwrap_or(0.0) * 10.0) as u64,
+    ]
+}
+
+fn flags(c: &Cycle) -> u8 {
+    (if c.page_density().is_some() {
+        HAS_DENSITY
+    } else {
+        0
+    }) | (if c.scan.is_some() { HAS_SCAN } else { 0 })
+}
+
+impl SeriesIndex {
+    /// Folds in the shown cycles `all` of `run`, from scratch when they are not those
+    /// folded so far continued (another run, fewer shown, a replay from the start).
+    fn extend(&mut self, run: RunId, all: &[Cycle]) {
+        if run != self.run || all.len() < self.upto {
+            *self = SeriesIndex {
+                run,
+                ..SeriesIndex::default()
+            };
+        }
+        for (i, c) in all.iter().enumerate().skip(self.upto) {
+            let pause = c.pause();
+            self.pause_hist[pause_bucket(pause)] += 1;
+            *self.pauses.entry(pause).or_default() += 1;
+            if self.top.len() < TOP || self.top.last().is_some_and(|t| pause > t.2) {
+                let at = self.top.partition_point(|t| t.2 >= pause);
+                self.top.insert(at, (i, c.num, pause));
+                self.top.truncate(TOP);
+            }
+        }
+        let whole = all.len() / BLOCK;
+        for b in self.blocks.len()..whole {
+            let cycles = &all[b * BLOCK..(b + 1) * BLOCK];
+            let mut max = [0u64; SERIES];
+            let mut f = 0;
+            for c in cycles {
+                for (m, v) in max.iter_mut().zip(series(c)) {
+                    *m = (*m).max(v);
+                }
+                f |= flags(c);
+            }
+            self.blocks.push((max, f));
+        }
+        self.upto = all.len();
+    }
+
+    /// Each series' maximum and the flags over `all[range]`.
+    fn fold(&self, all: &[Cycle], range: std::ops::Range<usize>) -> ([u64; SERIES], u8) {
+        let mut max = [0u64; SERIES];
+        let mut f = 0;
+        let mut take = |m: &[u64; SERIES], fl: u8| {
+            for (a, &v) in max.iter_mut().zip(m) {
+                *a = (*a).max(v);
+            }
+            f |= fl;
+        };
+        let (lo, hi) = (range.start, range.end);
+        let first = lo.div_ceil(BLOCK);
+        let last = (hi / BLOCK).min(self.blocks.len());
+        if first >= last {
+            for c in &all[lo..hi] {
+                take(&series(c), flags(c));
+            }
+        } else {
+            for c in &all[lo..first * BLOCK] {
+                take(&series(c), flags(c));
+            }
+            for (m, fl) in &self.blocks[first..last] {
+                take(m, *fl);
+            }
+            for c in &all[last * BLOCK..hi] {
+                take(&series(c), flags(c));
+            }
+        }
+        (max, f)
+    }
 }
 
 /// Mark CPU per cycle by kind of worker, ns (see `model::Cpu`).
@@ -83,43 +203,58 @@ pub(super) fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     if key == p.cols.key {
         return;
     }
+    let mut index = std::mem::take(&mut p.cols.index);
     let all = p.cycles();
-    let cycles = &all[w.clone()];
-    let d = |f: fn(&Cycle) -> u64| downsample(cycles, COLS, f);
-    let mut pause_hist = [0u64; 7];
-    for c in all {
-        pause_hist[pause_bucket(c.pause())] += 1;
+    index.extend(p.run, all);
+    // `downsample`'s buckets over the window, each the maximum of its blocks.
+    let n = w.len();
+    let width = COLS.min(n);
+    let mut columns: [Vec<u64>; SERIES] = std::array::from_fn(|_| Vec::with_capacity(width));
+    let mut any = 0;
+    for j in 0..width {
+        let (lo, hi) = (j * n / width, ((j + 1) * n / width).max(j * n / width + 1));
+        let (max, f) = index.fold(all, w.start + lo..w.start + hi.min(n));
+        for (col, v) in columns.iter_mut().zip(max) {
+            col.push(v);
+        }
+        any |= f;
     }
     let p50 = p.summary.as_ref().map_or(0.0, |s| s.pause_ms.p50);
     let limit = (p50 * 10.0 * 1e6).max(1_000_000.0) as u64;
-    let mut outliers: Vec<(u32, u64)> = all
+    let outliers_total = index
+        .pauses
+        .range(limit.saturating_add(1)..)
+        .map(|(_, &k)| k as usize)
+        .sum();
+    let outliers = index
+        .top
         .iter()
-        .filter(|c| c.pause() > limit)
-        .map(|c| (c.num, c.pause()))
+        .filter(|t| t.2 > limit)
+        .map(|t| (t.1, t.2))
         .collect();
-    outliers.sort_by_key(|o| std::cmp::Reverse(o.1));
-    let outliers_total = outliers.len();
-    outliers.truncate(8);
+    let [pause, mark, heap_live, heap_end, heap_goal, assist, background, idle, density_x10] =
+        columns;
     p.cols = Cols {
         outliers_total,
         outlier_limit: limit,
         key,
         window: w,
-        pause: d(Cycle::pause),
-        mark: d(Cycle::mark_wall),
-        heap_live: d(|c| c.heap_live),
-        heap_end: d(|c| c.heap_end),
-        heap_goal: d(|c| c.goal.unwrap_or(0)),
+        pause,
+        mark,
+        heap_live,
+        heap_end,
+        heap_goal,
         cpu: CpuSeries {
-            assist: d(|c| c.cpu.assist),
-            background: d(|c| c.cpu.background),
-            idle: d(|c| c.cpu.idle),
+            assist,
+            background,
+            idle,
         },
-        density_x10: d(|c| (c.page_density().unwrap_or(0.0) * 10.0) as u64),
-        pause_hist,
+        density_x10,
+        pause_hist: index.pause_hist,
         outliers,
-        has_density: cycles.iter().any(|c| c.page_density().is_some()),
-        has_scan: cycles.iter().any(|c| c.scan.is_some()),
+        has_density: any & HAS_DENSITY != 0,
+        has_scan: any & HAS_SCAN != 0,
+        index,
     };
 }
 
@@ -148,6 +283,61 @@ mod tests {
         assert_eq!(d(&[1, 2, 9, 3], 2), [2, 9]);
         assert_eq!(d(&[9, 1, 2, 3], 2), [9, 3]);
         assert_eq!(d(&[2, 9, 4], 1), [9]);
+    }
+
+    /// The series from the block index are `downsample`'s over every window, for runs of
+    /// any length and windows that cut blocks anywhere, while cycles are revealed; and the
+    /// outliers are those a sort of every shown cycle gives.
+    #[test]
+    fn the_index_gives_downsamples_series_and_outliers_over_any_window() {
+        let mut seed = 7u64;
+        let mut rand = move |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let cycles: Vec<Cycle> = (0..3000)
+            .map(|i| Cycle {
+                num: i + 1,
+                clock: gcscope_model::Clock {
+                    sweep_term: rand(3) * 1_000_000 + rand(1000),
+                    mark: rand(5_000_000),
+                    mark_term: rand(50_000),
+                },
+                heap_live: rand(1 << 30),
+                heap_end: rand(1 << 30),
+                goal: (rand(4) > 0).then(|| rand(1 << 30)),
+                ..Default::default()
+            })
+            .collect();
+        let mut p = pane_of(cycles.iter().cloned());
+        for shown in [0, 1, 63, 64, 65, 700, 2048, 3000] {
+            p.shown = shown;
+            for _ in 0..6 {
+                let a = rand(shown as u64 + 1) as usize;
+                let b = a + rand((shown - a) as u64 + 1) as usize;
+                refresh_cols(&mut p, a..b);
+                let w = &cycles[a..b];
+                assert_eq!(p.cols.pause, downsample(w, COLS, Cycle::pause));
+                assert_eq!(p.cols.mark, downsample(w, COLS, Cycle::mark_wall));
+                assert_eq!(
+                    p.cols.heap_goal,
+                    downsample(w, COLS, |c| c.goal.unwrap_or(0))
+                );
+                assert_eq!(p.cols.heap_end, downsample(w, COLS, |c| c.heap_end));
+                let limit = p.cols.outlier_limit;
+                let mut want: Vec<(u32, u64)> = cycles[..shown]
+                    .iter()
+                    .filter(|c| c.pause() > limit)
+                    .map(|c| (c.num, c.pause()))
+                    .collect();
+                want.sort_by_key(|o| std::cmp::Reverse(o.1));
+                assert_eq!(p.cols.outliers_total, want.len());
+                want.truncate(8);
+                assert_eq!(p.cols.outliers, want, "shown {shown}");
+            }
+        }
     }
 
     /// Unlike the view's `columns`, fewer cycles than buckets are kept as they are, one value

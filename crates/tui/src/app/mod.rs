@@ -188,6 +188,10 @@ impl App {
 
     /// Recompute what views read and is too costly for the render path.
     pub fn refresh(&mut self) {
+        // A summary of a growing run is recomputed at once when it costs under this, else
+        // after `SUMMARY_EVERY` times its cost: at most a tenth of the time goes to it.
+        const SUMMARY_FREE: std::time::Duration = std::time::Duration::from_millis(4);
+        const SUMMARY_EVERY: u32 = 10;
         for p in &mut self.panes {
             // The run count is in the key: a new process makes the ones before it earlier
             // processes of the log, and their findings say so.
@@ -195,6 +199,20 @@ impl App {
             if Some(key) == p.summary_key {
                 continue;
             }
+            // A run that only grew (a file streaming in, a replay, a live program): a summary
+            // that costs more than a frame's share waits, so the load stays linear; it is
+            // exact again once the source ends or the view changes.
+            let grew = p
+                .summary_key
+                .is_some_and(|(run, shown, _)| run == p.run && shown <= p.shown);
+            if grew && !p.timeline.source.ended() {
+                if let Some((at, cost)) = p.summary_at {
+                    if cost > SUMMARY_FREE && at.elapsed() < cost * SUMMARY_EVERY {
+                        continue;
+                    }
+                }
+            }
+            let started = std::time::Instant::now();
             p.summary_key = Some(key);
             let Some(r) = p.timeline.run(p.run.index()) else {
                 p.summary = None;
@@ -221,6 +239,7 @@ impl App {
             {
                 gcscope_core::timeline::mark_earlier_process(s);
             }
+            p.summary_at = Some((started, started.elapsed()));
         }
         if self.mode == Mode::Tune {
             for p in &mut self.panes {

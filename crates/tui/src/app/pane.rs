@@ -41,6 +41,9 @@ pub struct Pane {
     pub summary: Option<RunSummary>,
     /// What `summary` was computed from: (run, shown).
     pub(super) summary_key: Option<(RunId, usize, usize)>,
+    /// When the summary was last computed, and what that cost: while a run only grows, a
+    /// costly summary is computed again at most every `SUMMARY_EVERY` costs.
+    pub(super) summary_at: Option<(std::time::Instant, std::time::Duration)>,
     /// Running statistics of the cycles revealed so far by a replay (run, stats): extended
     /// cycle by cycle as the replay advances, rebuilt only when it goes back.
     pub(super) replay_stats: (RunId, RunStats),
@@ -86,6 +89,7 @@ impl Pane {
             follow: true,
             summary: None,
             summary_key: None,
+            summary_at: None,
             replay_stats: (RunId::FIRST, RunStats::default()),
             cols: Cols::default(),
             turns: TurnSamples::default(),
