@@ -72,8 +72,12 @@ pub fn read_pieces(
     done: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> (Timeline, Pieces) {
     let cuts = cut_before_gc_lines(bytes, pieces.max(1));
-    let (drop_cycles, drop_text, window) =
-        (timeline.drop_cycles, timeline.drop_text, timeline.window);
+    let (drop_cycles, drop_text, window, lean_stats) = (
+        timeline.drop_cycles,
+        timeline.drop_text,
+        timeline.window,
+        timeline.lean_stats,
+    );
     // A timeline that retires its runs holds only the latest: a piece read on its own holds
     // all of its own, so one of many short runs stops and is read again, on, where they retire.
     let max_runs = match timeline.retire {
@@ -94,6 +98,7 @@ pub fn read_pieces(
                         drop_cycles,
                         drop_text,
                         window,
+                        lean_stats,
                         ..Timeline::default()
                     };
                     let lines = read_lines(piece, 1, &mut reader, &mut tl, max_runs);

@@ -52,6 +52,8 @@ pub struct Timeline {
     pub keep_summaries: usize,
     /// A run after the first began at gc 1: the log holds several processes (`last_process`).
     pub several_processes: bool,
+    /// Runs get `RunStats::lean` statistics: for a view that summarises nothing (`--csv`).
+    pub lean_stats: bool,
 }
 
 /// Keep this many of the latest runs (the reader continues only its latest `RECENT_RUNS`):
@@ -375,6 +377,11 @@ impl Timeline {
                 self.runs.push(Run {
                     first_line: line,
                     restart,
+                    stats: if self.lean_stats {
+                        RunStats::lean()
+                    } else {
+                        RunStats::default()
+                    },
                     ..Run::default()
                 });
                 let end = self.run_count();

@@ -110,6 +110,8 @@ impl<W: std::io::Write> CsvRows<W> {
             window: self.window,
             // Rows are written as they come: a run no cycle can reach again has no more.
             retire: Some(crate::timeline::Retire::drop_them()),
+            // Rows need no medians: the statistics count and check, and hold nothing a cycle.
+            lean_stats: true,
             ..Timeline::default()
         };
         let mut held: Option<RunId> = None;

@@ -35,6 +35,9 @@ pub struct RunStats {
     /// The pacer read back from every cycle, setup ones included (a goal follows from the
     /// cycle before it, whatever that was).
     pacer: PacerStats,
+    /// Counts, sums and the `scan:` rule only: no per-cycle values for medians and no pacer
+    /// points, so memory does not grow with the cycles (`lean`).
+    lean: bool,
 }
 
 /// The `scan:` lines counted for the last cycle: one `total` line and one line a class.
@@ -450,14 +453,18 @@ impl RunStats {
     /// A cycle, and the `scan:` counters its record carries (`Cycle::scan`: the lab's cycles
     /// bring theirs; a kept record has the lines `push_scan` counted), by `push_scan`'s rule.
     pub fn push(&mut self, c: &Cycle) {
-        self.pacer.push(c);
+        if !self.lean {
+            self.pacer.push(c);
+        }
         self.seen.total = false;
         self.seen.classes.clear();
         self.last_setup = c.lab.as_ref().is_some_and(|l| l.setup);
         if self.last_setup {
-            self.setup.get_or_insert_with(Default::default).push(c);
+            self.setup
+                .get_or_insert_with(Default::default)
+                .push(c, self.lean);
         } else {
-            self.steady.push(c);
+            self.steady.push(c, self.lean);
         }
         if let Some(scan) = &c.scan {
             let total = ScanLine {
@@ -539,6 +546,10 @@ impl RunStats {
     /// has nothing else; `None` without cycles.
     #[must_use]
     pub fn summary(&self, first_line: u64, restart: Option<(u32, u32)>) -> Option<RunSummary> {
+        // Lean statistics have no medians or pacer to summarise (`lean`).
+        if self.lean {
+            return None;
+        }
         let figures = match &self.setup {
             Some(setup) if self.steady.n == 0 => setup,
             _ => &self.steady,
@@ -555,7 +566,8 @@ impl RunStats {
 }
 
 impl Figures {
-    fn push(&mut self, c: &Cycle) {
+    /// A cycle; `lean`: without its per-cycle values (`RunStats::lean`).
+    fn push(&mut self, c: &Cycle, lean: bool) {
         if self.n == 0 {
             self.format = format_name(c);
             self.first = (c.num, c.at);
@@ -574,7 +586,9 @@ impl Figures {
             },
         );
         self.gc_cpu = self.gc_cpu.saturating_add(d.gc_cpu);
-        self.per.push(Col::row(c, &d));
+        if !lean {
+            self.per.push(Col::row(c, &d));
+        }
         self.pause_max = self.pause_max.max(d.pause);
         self.mark_max = self.mark_max.max(d.mark);
         self.live = widen(self.live, c.heap_live >> 20);
@@ -828,6 +842,19 @@ fn density(g: &GreenTeaCounts) -> Option<f64> {
         .saturating_add(g.span_objs_dense);
     let visits = visits(g);
     (visits > 0).then(|| objects as f64 / visits as f64)
+}
+
+impl RunStats {
+    /// Statistics for a view that summarises nothing (`summary --csv`): cycles are counted
+    /// and their `scan:` lines checked by the one rule, and memory stays flat however many
+    /// cycles a run has. `summary` gives `None`.
+    #[must_use]
+    pub fn lean() -> Self {
+        RunStats {
+            lean: true,
+            ..RunStats::default()
+        }
+    }
 }
 
 #[cfg(test)]
