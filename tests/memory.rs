@@ -252,3 +252,34 @@ fn csv_of_three_million_cycles_from_a_pipe_stays_under_64_mib() {
     eprintln!("--csv of {CYCLES} cycles: peak {peak} KiB");
     assert!(peak > 0 && peak < 64 << 10, "peak {peak} KiB");
 }
+
+/// Where the spool of earlier runs cannot be written (a full disk, a TMPDIR that is not
+/// there), `summary` says so, names the directory, exits 1 and prints nothing half.
+#[test]
+fn a_spool_that_cannot_be_written_is_said_and_nothing_is_printed_half() {
+    let input = one_cycle_runs(20_000);
+    for args in [&["summary", "-"][..], &["summary", "--json", "-"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+            .args(args)
+            .env("TMPDIR", "/nonexistent/gcscope-tmp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let bytes = input.clone();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: output printed half");
+        assert!(
+            err.contains("temporary file in /nonexistent/gcscope-tmp (TMPDIR)"),
+            "{args:?}: {err}"
+        );
+    }
+}

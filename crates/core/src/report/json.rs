@@ -215,6 +215,10 @@ pub fn write_summary_json_after(
     retired: &mut [JsonSpools],
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    for s in retired.iter() {
+        s.runs.check()?;
+        s.findings.check()?;
+    }
     let doc = summary_json(sources);
     let mut o = b"{\n  \"window\": ".to_vec();
     pretty_at(&doc.window, 2, &mut o);

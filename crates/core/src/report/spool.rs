@@ -46,19 +46,25 @@ impl Spool {
         Ok(())
     }
 
-    /// Writes everything spooled to `out`, leaving out its first `skip` bytes.
-    pub fn copy_to(&mut self, out: &mut dyn Write, mut skip: u64) -> std::io::Result<()> {
-        if let Some(e) = self.failed.take() {
-            let dir = std::env::temp_dir();
-            return Err(std::io::Error::new(
+    /// Whether everything given was kept: the first write that failed (a full disk), said
+    /// before any output is written, so nothing is printed half.
+    pub fn check(&self) -> std::io::Result<()> {
+        match &self.failed {
+            None => Ok(()),
+            Some(e) => Err(std::io::Error::new(
                 e.kind(),
                 format!(
                     "could not keep the summaries of earlier runs in a temporary file in {} \
                      (TMPDIR): {e}",
-                    crate::fmt::path(&dir)
+                    crate::fmt::path(&std::env::temp_dir())
                 ),
-            ));
+            )),
         }
+    }
+
+    /// Writes everything spooled to `out`, leaving out its first `skip` bytes.
+    pub fn copy_to(&mut self, out: &mut dyn Write, mut skip: u64) -> std::io::Result<()> {
+        self.check()?;
         if let Some(f) = &mut self.file {
             f.flush()?;
             f.rewind()?;

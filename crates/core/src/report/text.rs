@@ -36,6 +36,9 @@ pub fn write_summary_text_after(
     retired: &mut [super::Spool],
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
+    for spool in retired.iter() {
+        spool.check()?;
+    }
     for (k, s) in sources.iter().enumerate() {
         let tl = &s.timeline;
         // A run has a summary once it has a cycle (always, for a file).
