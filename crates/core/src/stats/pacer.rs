@@ -714,7 +714,7 @@ fn common_floor(pts: &[Point], floorish: &[bool]) -> Option<u32> {
 /// overlap; cycles a limit or a floor set fall outside it.
 fn best_agreement(intervals: impl Iterator<Item = Implied>) -> Option<Estimate> {
     let (mut best, mut region) = (0, None);
-    for r in depths(intervals) {
+    for r in depths(intervals).up() {
         if r.opens && r.depth > best {
             best = r.depth;
             region = Some((r.lo, r.hi));
@@ -735,8 +735,13 @@ struct Depth {
 }
 
 /// The stretches the intervals' edges cut the line into, in order, with their depth: the one
-/// sweep both agreements read.
-fn depths(intervals: impl Iterator<Item = Implied>) -> Vec<Depth> {
+/// sweep both agreements read, made as it is read (a million cycles' stretches held at once
+/// were 64 MB of fresh memory in every summary).
+struct Depths {
+    edges: Vec<(f64, i32)>,
+}
+
+fn depths(intervals: impl Iterator<Item = Implied>) -> Depths {
     let mut edges: Vec<(f64, i32)> = Vec::new();
     for imp in intervals {
         if imp.hi.is_finite() && imp.hi >= imp.lo {
@@ -747,20 +752,40 @@ fn depths(intervals: impl Iterator<Item = Implied>) -> Vec<Depth> {
     // Openings before closings at the same value: touching intervals agree there. (Equal
     // edges are alike, so an unstable sort gives the same order.)
     edges.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-    let mut depth = 0;
-    (0..edges.len())
-        .map(|k| {
-            let (x, d) = edges[k];
-            depth += d;
-            Depth {
-                lo: x,
-                // The stretch runs to the next edge.
-                hi: edges.get(k + 1).map_or(x, |e| e.0),
-                depth,
-                opens: d > 0,
-            }
+    Depths { edges }
+}
+
+impl Depths {
+    /// The stretch that begins at edge `k`, `depth` intervals deep.
+    fn at(&self, k: usize, depth: i32) -> Depth {
+        let (x, d) = self.edges[k];
+        Depth {
+            lo: x,
+            // The stretch runs to the next edge.
+            hi: self.edges.get(k + 1).map_or(x, |e| e.0),
+            depth,
+            opens: d > 0,
+        }
+    }
+
+    /// From the lowest stretch up.
+    fn up(&self) -> impl Iterator<Item = Depth> + '_ {
+        let mut depth = 0;
+        (0..self.edges.len()).map(move |k| {
+            depth += self.edges[k].1;
+            self.at(k, depth)
         })
-        .collect()
+    }
+
+    /// From the highest stretch down: the depth after the last edge, less each edge's step.
+    fn down(&self) -> impl Iterator<Item = Depth> + '_ {
+        let mut depth: i32 = self.edges.iter().map(|e| e.1).sum();
+        (0..self.edges.len()).rev().map(move |k| {
+            let here = depth;
+            depth -= self.edges[k].1;
+            self.at(k, here)
+        })
+    }
 }
 
 /// With a limit binding, GOGC's own goals are the highest the run had: the agreement among the
@@ -769,8 +794,7 @@ fn depths(intervals: impl Iterator<Item = Implied>) -> Vec<Depth> {
 fn highest_agreement(intervals: impl Iterator<Item = Implied>) -> Option<Estimate> {
     let all: Vec<Implied> = intervals.collect();
     let top = depths(all.iter().copied())
-        .into_iter()
-        .rev()
+        .down()
         .find(|r| r.depth >= MIN_SUPPORT)?;
     let band = (0.9 * top.lo, top.hi);
     best_agreement(all.into_iter().filter(|i| i.lo <= band.1 && band.0 <= i.hi))
