@@ -43,11 +43,7 @@ impl Source {
         if self.timeline.programs.is_empty() {
             let tl = &self.timeline;
             let mut runs: Vec<RunSummary> = tl.retired_summaries.iter().cloned().collect();
-            if tl.run_base == 0 {
-                runs.extend(crate::timeline::summarize(&tl.runs));
-            } else {
-                runs.extend(tl.numbered_summaries().map(|(_, s)| s));
-            }
+            runs.extend(crate::timeline::summarize_with(&tl.runs, tl.last_process()));
             if let Some(load) = self.timeline.recorded_other_cpus {
                 for r in &mut runs {
                     r.other_cpus.get_or_insert(load);
