@@ -119,9 +119,20 @@ fn one_cycle_runs(n: usize) -> Vec<u8> {
 /// (a runaway fails there instead of taking the machine): its output, its peak resident size
 /// in KiB, and whether it ended well.
 fn capped(args: &[&str], input: &[u8]) -> (Vec<u8>, Vec<u8>, u64, bool) {
+    let (out, err, peak, status) = capped_in(args, input, &[]);
+    (out, err, peak, status.success())
+}
+
+/// `capped` with these environment variables set, and the exit status itself.
+fn capped_in(
+    args: &[&str],
+    input: &[u8],
+    env: &[(&str, &str)],
+) -> (Vec<u8>, Vec<u8>, u64, std::process::ExitStatus) {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcscope"));
     cmd.args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -148,12 +159,7 @@ fn capped(args: &[&str], input: &[u8]) -> (Vec<u8>, Vec<u8>, u64, bool) {
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    (
-        out.stdout,
-        out.stderr,
-        peak.join().unwrap(),
-        out.status.success(),
-    )
+    (out.stdout, out.stderr, peak.join().unwrap(), out.status)
 }
 
 /// Memory bounded by what is shown, not by what was read: 400,000 one-cycle runs from a
@@ -259,24 +265,11 @@ fn csv_of_three_million_cycles_from_a_pipe_stays_under_64_mib() {
 fn a_spool_that_cannot_be_written_is_said_and_nothing_is_printed_half() {
     let input = one_cycle_runs(20_000);
     for args in [&["summary", "-"][..], &["summary", "--json", "-"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
-            .args(args)
-            .env("TMPDIR", "/nonexistent/gcscope-tmp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let bytes = input.clone();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&bytes);
-        });
-        let out = child.wait_with_output().unwrap();
-        writer.join().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}: output printed half");
+        let (stdout, stderr, _, status) =
+            capped_in(args, &input, &[("TMPDIR", "/nonexistent/gcscope-tmp")]);
+        let err = String::from_utf8_lossy(&stderr);
+        assert_eq!(status.code(), Some(1), "{args:?}: {err}");
+        assert!(stdout.is_empty(), "{args:?}: output printed half");
         assert!(
             err.contains("temporary file in /nonexistent/gcscope-tmp (TMPDIR)"),
             "{args:?}: {err}"

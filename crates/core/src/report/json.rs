@@ -178,9 +178,9 @@ pub fn retired_run_json(r: &RetiredRun, source: &str, spools: &mut JsonSpools) {
             run,
             finding,
         };
-        spools.findings.write(&element(&f));
+        spools.findings.push(&element(&f));
     }
-    spools.runs.write(&element(&RunJson {
+    spools.runs.push(&element(&RunJson {
         source,
         run,
         summary,
@@ -208,6 +208,20 @@ fn pretty_at(v: &impl Serialize, indent: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// A spool as a writer, to copy one spool into another.
+struct SpoolWriter<'a>(&'a mut Spool);
+
+impl std::io::Write for SpoolWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.push(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// `summary --json` (the document `summary_json` serialises pretty, byte for byte), with
 /// each source's retired runs (`retired[k]` for source `k`) before its runs still held.
 pub fn write_summary_json_after(
@@ -224,15 +238,26 @@ pub fn write_summary_json_after(
     pretty_at(&doc.window, 2, &mut o);
     o.extend_from_slice(b",\n  \"runs\": [");
     out.write_all(&o)?;
+    // One pass: each run is summarised once, its element written and its findings' spooled
+    // for the array after (elements carry their comma; the first leaves it out).
     let mut any = false;
+    let mut findings = Spool::default();
     for (k, src) in sources.iter().enumerate() {
-        if let Some(spool) = retired.get_mut(k).map(|s| &mut s.runs) {
-            if !spool.is_empty() {
-                spool.copy_to(out, u64::from(!any))?;
+        if let Some(spool) = retired.get_mut(k) {
+            if !spool.runs.is_empty() {
+                spool.runs.copy_to(out, u64::from(!any))?;
                 any = true;
             }
+            spool.findings.copy_to(&mut SpoolWriter(&mut findings), 0)?;
         }
         for (run, summary) in numbered(src) {
+            for finding in summary.findings.iter().cloned() {
+                findings.push(&element(&FindingJson {
+                    source: &src.name,
+                    run,
+                    finding,
+                }));
+            }
             let e = element(&RunJson {
                 source: &src.name,
                 run,
@@ -244,26 +269,9 @@ pub fn write_summary_json_after(
     }
     out.write_all(if any { b"\n  ]" } else { b"]" })?;
     out.write_all(b",\n  \"findings\": [")?;
-    let mut any = false;
-    for (k, src) in sources.iter().enumerate() {
-        if let Some(spool) = retired.get_mut(k).map(|s| &mut s.findings) {
-            if !spool.is_empty() {
-                spool.copy_to(out, u64::from(!any))?;
-                any = true;
-            }
-        }
-        for (run, summary) in numbered(src) {
-            for finding in summary.findings {
-                let e = element(&FindingJson {
-                    source: &src.name,
-                    run,
-                    finding,
-                });
-                out.write_all(&e[usize::from(!any)..])?;
-                any = true;
-            }
-        }
-    }
+    findings.check()?;
+    let any = !findings.is_empty();
+    findings.copy_to(out, 1)?;
     out.write_all(if any { b"\n  ]" } else { b"]" })?;
     let mut o = b",\n  \"problems\": ".to_vec();
     pretty_at(&doc.problems, 2, &mut o);

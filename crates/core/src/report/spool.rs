@@ -23,7 +23,7 @@ impl Spool {
         self.len == 0
     }
 
-    pub fn write(&mut self, bytes: &[u8]) {
+    pub fn push(&mut self, bytes: &[u8]) {
         if self.failed.is_some() {
             return;
         }
@@ -124,7 +124,7 @@ mod tests {
         let mut want = Vec::new();
         for k in 0..200_000u32 {
             let piece = format!(",line {k}\n");
-            s.write(piece.as_bytes());
+            s.push(piece.as_bytes());
             want.extend_from_slice(piece.as_bytes());
         }
         assert!(s.file.is_some(), "{} bytes stayed in memory", want.len());

@@ -189,7 +189,7 @@ pub fn retired_run_text(r: &RetiredRun, spool: &mut super::Spool) {
     if let (Some(number), Some(summary)) = (r.number, r.summary()) {
         let mut o = String::new();
         run_text(&mut o, number, &summary);
-        spool.write(o.as_bytes());
+        spool.push(o.as_bytes());
     }
 }
 
