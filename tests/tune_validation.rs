@@ -1,7 +1,8 @@
 //! `gcscope tune` against runs the fit never saw: fit one GOGC=100 run, predict the recorded
 //! runs of the same program at other GOGC values and under memory limits, and score each
 //! figure against the GC guide's formula as the baseline to beat (docs/TUNE.md quotes the
-//! tables: `cargo test --release --test tune_validation -- --nocapture`).
+//! tables: `cargo test --release --test tune_validation -- --nocapture`; with `TUNE_ABS=1`
+//! each case's predicted and measured figures too, tab-separated).
 //!
 //! Corpora: traces/go/pacer/ (the recorder's five shapes, GOGC 25-400 and limits, recorded on
 //! a loaded machine), traces/go/tune/ (real programs nobody here wrote, gofmt and
@@ -303,6 +304,19 @@ fn score(cases: &[Case], table: &mut String, refused: &mut Vec<String>) -> Score
             sc.cpu_n += 1;
             sc.model[2] += u32::from(model[2].abs() <= target[2]);
             sc.guide[2] += u32::from(base[2].abs() <= target[2]);
+        }
+        if std::env::var_os("TUNE_ABS").is_some() {
+            eprintln!(
+                "ABS\t{}\t{}\tcyc {:.0} {:.0}\tpeak {:.0} {:.0}\tcpu {:.2} {:.2}",
+                c.group,
+                c.setting.label(),
+                p.cycles,
+                mc,
+                p.peak_heap_mb,
+                mpeak,
+                p.compulsory_gc_cpu_s,
+                mcpu
+            );
         }
         let f = |i: usize| format!("{:+.0}% / {:+.0}%", model[i] * 100.0, base[i] * 100.0);
         *table += &format!(

