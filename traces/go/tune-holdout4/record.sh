@@ -6,8 +6,8 @@
 #   ./record.sh [group ...]     groups: build sweep limit (default: all)
 #
 # The recorder's five shapes (traces/go/recorder/gcwork) at sizes the pacer corpus
-# (traces/go/pacer/, the model's development part) does not use, on a quiet machine, the
-# model frozen at 7c6e6b6. GOMAXPROCS=2, GODEBUG=gctrace=1, Green Tea (the go1.27 default).
+# (traces/go/pacer/) and tune-holdout3 do not use, on a quiet machine, the
+# model frozen at dfc16a0. GOMAXPROCS=2, GODEBUG=gctrace=1, Green Tea (the go1.27 default).
 #
 # Every run (and every build) holds /tmp/gcscope-machine.lock; inside it each run waits
 # (polling every 2 s, at most 90 s) until the 1-minute load average is below 0.8.
@@ -23,11 +23,11 @@ LABELS=$HERE/labels.tsv
 
 # ---- workloads (identical in every run; only GOGC / GOMEMLIMIT change)
 declare -A FLAGS=(
-	[tree]="-mode tree -tree-long 20 -tree-short 17 -scale 1.2"
-	[map]="-mode map -map-n 60000 -scale 1.5"
-	[graph]="-mode graph -graph-n 524288 -graph-pool-mb 8 -scale 0.6"
-	[pointer]="-mode pointer -live-mb 24 -scale 0.5"
-	[scalar]="-mode scalar -live-mb 32 -scale 0.3"
+	[tree]="-mode tree -tree-long 21 -tree-short 16 -scale 2.8"
+	[map]="-mode map -map-n 45000 -scale 1.2"
+	[graph]="-mode graph -graph-n 393216 -graph-pool-mb 6 -scale 0.45"
+	[pointer]="-mode pointer -live-mb 40 -scale 0.4"
+	[scalar]="-mode scalar -live-mb 96 -scale 0.25"
 )
 PROGS="tree map graph pointer scalar"
 
