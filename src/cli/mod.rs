@@ -412,7 +412,8 @@ pub(crate) fn stdin_not_a_terminal(files: &[PathBuf]) -> Result<()> {
 pub(crate) fn say_unmatched_metrics(metrics: &[UserMetric], a: &[Source], b: &[Source]) {
     let mut err = std::io::stderr().lock();
     for (side, sources) in [("A", a), ("B", b)] {
-        let runs = gcscope_core::report::all_runs(sources);
+        let figures = gcscope_core::report::figures_of(sources);
+        let runs = gcscope_core::report::flat(&figures);
         for m in metrics {
             if !runs.is_empty()
                 && !runs

@@ -100,7 +100,7 @@ pub fn compare(
             // runs' statistics.
             return read_sources_with(files, false, window, |_, tl| {
                 tl.retire = Some(Retire::drop_them());
-                tl.keep_summaries = usize::MAX;
+                tl.keep_figures = true;
             });
         }
         files
@@ -126,11 +126,12 @@ pub fn compare(
     let (mut a, mut b) = (read(a)?, read(b)?);
     for s in a.iter_mut().chain(b.iter_mut()) {
         s.timeline.recorded_other_cpus = recorded_load(std::path::Path::new(&s.name));
+        s.seal_figures();
     }
     super::hint_no_gc_lines(&a);
     super::hint_no_gc_lines(&b);
     super::say_unmatched_metrics(metrics, &a, &b);
-    if report::all_runs(&a).is_empty() || report::all_runs(&b).is_empty() {
+    if report::run_count(&a) == 0 || report::run_count(&b) == 0 {
         if let Some(w) = window.text() {
             bail!("each side needs at least one run with gc cycles in the window ({w})");
         }

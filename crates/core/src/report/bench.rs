@@ -1,6 +1,6 @@
 //! `compare --format bench`: Go benchmark lines for benchstat.
 
-use super::{all_runs, Source};
+use super::{figures_of, Source};
 use crate::stats::compare;
 use std::fmt::Write;
 
@@ -10,8 +10,10 @@ pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
     let mut o = String::new();
     for (side, sources) in [("A", a), ("B", b)] {
         let _ = writeln!(o, "side: {side}");
-        for r in all_runs(sources) {
-            let _ = writeln!(o, "{}", compare::bench_line("GCTrace", &r));
+        for runs in figures_of(sources) {
+            for r in runs.iter() {
+                let _ = writeln!(o, "{}", compare::bench_line("GCTrace", r));
+            }
         }
     }
     o

@@ -1,7 +1,7 @@
 //! `summary --json` and `compare --json`: stable field names (docs/SUMMARY.md).
 
-use super::{all_runs, Source, Spool};
-use crate::stats::compare::{self, Row};
+use super::{figures_of, flat, Source, Spool};
+use crate::stats::compare::{self, Row, RunFigures};
 use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use crate::timeline::RetiredRun;
 use gcscope_model::NoteKind;
@@ -312,15 +312,12 @@ pub struct FindingCount {
     pub b_runs: usize,
 }
 
-fn finding_counts(a: &[RunSummary], b: &[RunSummary]) -> Vec<FindingCount> {
+fn finding_counts(a: &[&RunFigures], b: &[&RunFigures]) -> Vec<FindingCount> {
     let mut out: Vec<FindingCount> = Vec::new();
     for (side, runs) in [(0, a), (1, b)] {
         for r in runs {
             // A run counts once per id, however many times its rule names it.
-            let mut ids: Vec<&'static str> = r.findings.iter().map(|f| f.id).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            for id in ids {
+            for &id in &r.findings {
                 let at = match out.iter().position(|c| c.id == id) {
                     Some(i) => i,
                     None => {
@@ -346,33 +343,29 @@ fn finding_counts(a: &[RunSummary], b: &[RunSummary]) -> Vec<FindingCount> {
 
 /// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
 /// time, programs that shared the machine with over `LOADED_CPUS` of other work.
-fn loaded(runs: &[RunSummary]) -> Option<usize> {
-    let known = |r: &&RunSummary| {
-        r.other_cpus.is_some() || r.lab.as_ref().is_some_and(|l| l.offcpu_share.is_some())
-    };
+fn loaded(runs: &[&RunFigures]) -> Option<usize> {
+    let known = |r: &&&RunFigures| r.other_cpus.is_some() || r.offcpu_share.is_some();
     if !runs.iter().any(|r| known(&r)) {
         return None;
     }
     Some(
         runs.iter()
             .filter(|r| {
-                r.lab
-                    .as_ref()
-                    .and_then(|l| l.offcpu_share)
-                    .is_some_and(|s| s > LOADED_SHARE)
+                r.offcpu_share.is_some_and(|s| s > LOADED_SHARE)
                     || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
             })
             .count(),
     )
 }
 
-fn labels(runs: &[RunSummary]) -> impl Iterator<Item = &str> {
+fn labels<'a>(runs: &'a [&'a RunFigures]) -> impl Iterator<Item = &'a str> {
     runs.iter().filter_map(|r| r.label.as_deref())
 }
 
 #[must_use]
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
-    let (sa, sb) = (all_runs(a), all_runs(b));
+    let (fa, fb) = (figures_of(a), figures_of(b));
+    let (sa, sb) = (flat(&fa), flat(&fb));
     CompareJson {
         window: window_json(a),
         a: a.iter().map(|s| s.name.clone()).collect(),

@@ -26,8 +26,10 @@ pub use text::{
 };
 pub use tune::{tune_change, tune_text, verify_text, worth_trying, worth_trying_predictions};
 
+use crate::stats::compare::RunFigures;
 use crate::stats::summary::RunSummary;
 use crate::timeline::Timeline;
+use std::borrow::Cow;
 
 /// A timeline with the name it was read from.
 pub struct Source {
@@ -42,8 +44,7 @@ impl Source {
     pub fn summaries(&self) -> Vec<RunSummary> {
         if self.timeline.programs.is_empty() {
             let tl = &self.timeline;
-            let mut runs: Vec<RunSummary> = tl.retired_summaries.iter().cloned().collect();
-            runs.extend(crate::timeline::summarize_with(&tl.runs, tl.last_process()));
+            let mut runs = crate::timeline::summarize_with(&tl.runs, tl.last_process());
             if let Some(load) = self.timeline.recorded_other_cpus {
                 for r in &mut runs {
                     r.other_cpus.get_or_insert(load);
@@ -54,11 +55,69 @@ impl Source {
             self.timeline.program_samples()
         }
     }
+
+    /// What `compare` reads of each run (`summaries`), the retired runs' compact records
+    /// first: borrowed once sealed (`seal_figures`), else made here.
+    #[must_use]
+    pub fn figures(&self) -> Cow<'_, [RunFigures]> {
+        let tl = &self.timeline;
+        if tl.figures_sealed {
+            return Cow::Borrowed(&tl.retired_figures);
+        }
+        let mut out: Vec<RunFigures> = Vec::new();
+        if tl.programs.is_empty() {
+            out.extend(tl.retired_figures.iter().cloned());
+            if let Some(load) = tl.recorded_other_cpus {
+                for r in &mut out {
+                    r.other_cpus.get_or_insert(load);
+                }
+            }
+        }
+        out.extend(self.summaries().iter().map(RunFigures::from));
+        Cow::Owned(out)
+    }
+
+    /// Move every run's compact record into the timeline (`Timeline::figures_sealed`), so
+    /// that comparing them copies none: for a log of many runs, `compare`'s memory is one
+    /// record a run. Call it once the source is read and its load is known.
+    pub fn seal_figures(&mut self) {
+        if self.timeline.figures_sealed {
+            return;
+        }
+        // `summaries()` holds the live runs only (or a program's samples): the retired
+        // runs' records stay where they are, not copied.
+        let live: Vec<RunFigures> = self.summaries().iter().map(RunFigures::from).collect();
+        let tl = &mut self.timeline;
+        if tl.programs.is_empty() {
+            if let Some(load) = tl.recorded_other_cpus {
+                for r in &mut tl.retired_figures {
+                    r.other_cpus.get_or_insert(load);
+                }
+            }
+            tl.retired_figures.extend(live);
+        } else {
+            tl.retired_figures = live;
+        }
+        tl.figures_sealed = true;
+    }
 }
 
+/// Each source's runs as `compare` reads them (`Source::figures`).
 #[must_use]
-pub fn all_runs(sources: &[Source]) -> Vec<RunSummary> {
-    sources.iter().flat_map(|s| s.summaries()).collect()
+pub fn figures_of(sources: &[Source]) -> Vec<Cow<'_, [RunFigures]>> {
+    sources.iter().map(Source::figures).collect()
+}
+
+/// The runs of `figures_of`, one after the other.
+#[must_use]
+pub fn flat<'a>(figures: &'a [Cow<'a, [RunFigures]>]) -> Vec<&'a RunFigures> {
+    figures.iter().flat_map(|f| f.iter()).collect()
+}
+
+/// How many runs the sources compare as.
+#[must_use]
+pub fn run_count(sources: &[Source]) -> usize {
+    sources.iter().map(|s| s.figures().len()).sum()
 }
 
 #[cfg(test)]

@@ -135,6 +135,92 @@ impl Metric {
     }
 }
 
+/// What a comparison reads of a run: each figure, the program's own values (`--metric`) and
+/// the cycles behind the figures. A run's full summary has it; so has the compact record
+/// `compare` keeps of every run of a long log (`RunFigures`).
+pub trait Figures {
+    fn figure(&self, m: Metric) -> Option<f64>;
+    /// The program's own figures (`--metric`), by name.
+    fn values(&self) -> &[(String, f64)];
+    fn cycles(&self) -> usize;
+}
+
+impl Figures for RunSummary {
+    fn figure(&self, m: Metric) -> Option<f64> {
+        m.of(self)
+    }
+    fn values(&self) -> &[(String, f64)] {
+        &self.values
+    }
+    fn cycles(&self) -> usize {
+        self.cycles
+    }
+}
+
+/// What `compare` needs of one run, and nothing else: the figures it compares, the
+/// program's values, and what its header and footnotes count (the lab's label, the load,
+/// the findings' ids). About 250 bytes where a `RunSummary` takes about 2.4 KB: a log of a
+/// million short processes compares in a few hundred MB, not a few GB. Each run's value of
+/// each figure stays: the medians, ranges and rank test are exact over every run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunFigures {
+    /// `Metric::ALL`'s figures in order, NaN where the run has none.
+    figures: [f64; Metric::ALL.len()],
+    pub values: Vec<(String, f64)>,
+    pub cycles: usize,
+    pub procs: u32,
+    pub label: Option<String>,
+    /// Other work on the machine while the run ran, in CPUs (`RunSummary::other_cpus`).
+    pub other_cpus: Option<f64>,
+    /// The lab's share of the mark spent descheduled.
+    pub offcpu_share: Option<f64>,
+    /// The ids of the findings the run has, each once, sorted.
+    pub findings: Vec<&'static str>,
+}
+
+impl<T: Figures> Figures for &T {
+    fn figure(&self, m: Metric) -> Option<f64> {
+        (*self).figure(m)
+    }
+    fn values(&self) -> &[(String, f64)] {
+        (*self).values()
+    }
+    fn cycles(&self) -> usize {
+        (*self).cycles()
+    }
+}
+
+impl From<&RunSummary> for RunFigures {
+    fn from(s: &RunSummary) -> RunFigures {
+        let mut findings: Vec<&'static str> = s.findings.iter().map(|f| f.id).collect();
+        findings.sort_unstable();
+        findings.dedup();
+        RunFigures {
+            figures: Metric::ALL.map(|m| m.of(s).unwrap_or(f64::NAN)),
+            values: s.values.clone(),
+            cycles: s.cycles,
+            procs: s.procs,
+            label: s.label.clone(),
+            other_cpus: s.other_cpus,
+            offcpu_share: s.lab.as_ref().and_then(|l| l.offcpu_share),
+            findings,
+        }
+    }
+}
+
+impl Figures for RunFigures {
+    fn figure(&self, m: Metric) -> Option<f64> {
+        let v = self.figures[m as usize];
+        (!v.is_nan()).then_some(v)
+    }
+    fn values(&self) -> &[(String, f64)] {
+        &self.values
+    }
+    fn cycles(&self) -> usize {
+        self.cycles
+    }
+}
+
 /// Cycles a run needs for its p99 to be other than its maximum.
 pub const P99_CYCLES: usize = 100;
 
@@ -201,17 +287,16 @@ impl Row {
 /// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
 /// application's figure beside the GC's, then the GC figures.
 #[must_use]
-pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
+pub fn compare<T: Figures>(a: &[T], b: &[T]) -> Vec<Row> {
     let mut names: Vec<&str> = Vec::new();
     for s in a.iter().chain(b) {
-        for (n, _) in &s.values {
+        for (n, _) in s.values() {
             if !names.contains(&n.as_str()) {
                 names.push(n);
             }
         }
     }
-    let value =
-        |s: &RunSummary, name: &str| s.values.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    let value = |s: &T, name: &str| s.values().iter().find(|(n, _)| n == name).map(|(_, v)| *v);
     let mut rows: Vec<Row> = names
         .iter()
         .map(|name| {
@@ -225,16 +310,16 @@ pub fn compare(a: &[RunSummary], b: &[RunSummary]) -> Vec<Row> {
 }
 
 #[must_use]
-pub fn row(m: Metric, a: &[RunSummary], b: &[RunSummary]) -> Row {
-    let va: Vec<f64> = a.iter().filter_map(|s| m.of(s)).collect();
-    let vb: Vec<f64> = b.iter().filter_map(|s| m.of(s)).collect();
+pub fn row<T: Figures>(m: Metric, a: &[T], b: &[T]) -> Row {
+    let va: Vec<f64> = a.iter().filter_map(|s| s.figure(m)).collect();
+    let vb: Vec<f64> = b.iter().filter_map(|s| s.figure(m)).collect();
     let mut r = row_of(m.key(), m.label(), m.change(), &va, &vb);
     // GC CPU % is printed in percent already; the idle and assist shares are fractions.
     if matches!(m, Metric::IdleShare | Metric::AssistShare) {
         r.change = r.change.map(|pp| pp * 100.0);
     }
     // A p99 of fewer than 100 values is their maximum (nearest rank): said, not implied.
-    if m == Metric::PauseP99 && a.iter().chain(b).any(|s| s.cycles < P99_CYCLES) {
+    if m == Metric::PauseP99 && a.iter().chain(b).any(|s| s.cycles() < P99_CYCLES) {
         r.label = format!("pause p99 ms (=max, <{P99_CYCLES})");
     }
     r
@@ -309,10 +394,10 @@ fn plural(n: usize) -> &'static str {
 /// One run as a Go benchmark-format line (`BenchmarkName-P  N  value unit ...`), so that
 /// benchstat can read gcscope's figures.
 #[must_use]
-pub fn bench_line(name: &str, s: &RunSummary) -> String {
+pub fn bench_line(name: &str, s: &RunFigures) -> String {
     let mut line = format!("Benchmark{}-{} {}", name, s.procs, s.cycles);
     for m in Metric::ALL {
-        if let Some(v) = m.of(s) {
+        if let Some(v) = s.figure(m) {
             line.push_str(&format!(" {:.6} {}", v, m.bench_unit()));
         }
     }

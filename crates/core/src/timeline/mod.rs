@@ -50,10 +50,13 @@ pub struct Timeline {
     pub run_base: usize,
     /// What the retired runs add to the timeline's counts.
     pub retired: Retired,
-    /// The summaries of the latest `keep_summaries` retired runs with cycles, oldest first
-    /// (`compare` compares every run; the dashboard lists older runs by these).
-    pub retired_summaries: std::collections::VecDeque<RunSummary>,
-    pub keep_summaries: usize,
+    /// With `keep_figures`, what `compare` needs of each retired run with cycles, oldest
+    /// first (`compare` compares every run, a compact record each: `RunFigures`).
+    pub retired_figures: Vec<crate::stats::compare::RunFigures>,
+    pub keep_figures: bool,
+    /// `retired_figures` holds every run of the timeline, the live ones' too
+    /// (`report::Source::seal_figures`): `compare` reads them there, without a copy.
+    pub figures_sealed: bool,
     /// A run after the first began at gc 1: the log holds several processes (`last_process`).
     pub several_processes: bool,
     /// Runs get `RunStats::lean` statistics: for a view that summarises nothing (`--csv`).

@@ -137,15 +137,12 @@ impl Timeline {
             if cycles > 0 && !earlier_process {
                 self.retired.unmarked_upto = Some(index);
             }
-            if self.keep_summaries > 0 {
+            if self.keep_figures {
                 if let Some(mut s) = run.summary() {
                     if earlier_process {
                         mark_earlier_process(&mut s);
                     }
-                    if self.retired_summaries.len() >= self.keep_summaries {
-                        self.retired_summaries.pop_front();
-                    }
-                    self.retired_summaries.push_back(s);
+                    self.retired_figures.push((&s).into());
                 }
             }
             self.retired.runs += 1;
