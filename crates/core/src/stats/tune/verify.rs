@@ -214,4 +214,25 @@ mod tests {
         let v = verify(&pred(50.0), &[], 3);
         assert!(v.held.is_none() && v.measured.is_none());
     }
+
+    /// The trace's own setting is the control: when its runs miss, the text says the runs
+    /// differ from the trace (here a machine twice as fast: half the GC P time).
+    #[test]
+    fn a_control_that_misses_says_the_runs_differ_from_the_trace() {
+        let own = Prediction {
+            gogc: Some(100),
+            own: true,
+            ..pred(50.0)
+        };
+        let control = verify(&own, &[run(50.0, 0.5, 100.0); 3], 0);
+        let other = verify(&pred(25.0), &[run(25.0, 0.25, 150.0); 3], 0);
+        let text = crate::report::verify_text("prog", 3, 1000.0, &[control, other.clone()]);
+        assert!(
+            text.contains("the control, measured GC P time s 0.50 against the trace's 1.00"),
+            "{text}"
+        );
+        assert!(!text.contains("cycles 50 against"), "cycles held: {text}");
+        let text = crate::report::verify_text("prog", 3, 1000.0, &[other]);
+        assert!(!text.contains("the control"), "no control, no line: {text}");
+    }
 }
