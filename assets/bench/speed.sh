@@ -3,7 +3,13 @@
 #
 #   grep     grep -c '^gc ' FILE                    (the fastest you can go: a line count)
 #   python   python3 assets/bench/py_reader.py FILE (a plain Python regex reader)
-#   gcscope  gcscope summary FILE          (output discarded)
+#   gcscope  gcscope summary --json FILE   (output to a file)
+#
+# on two inputs, each from a file and from a pipe (`cat FILE | CMD -`):
+#   mixed    1,000,000 lines of this repository's traces as they are (below)
+#   gc-only  1,000,000 gc lines of one process: the lines of
+#            traces/go/go1.27.3_greentea_tree_p2_r1.log repeated, renumbered 1..1M
+#            with a clock that advances, as a long-running program prints them
 #
 # The input is a 1,000,000-line trace made only of real lines: every file in
 # traces/go/*.log of this repository (or $TRACE_DIR/*.log) is concatenated as-is (gc lines plus scan:,
@@ -98,6 +104,22 @@ build_big_trace() {
     echo "built $BIG from ${#logs[@]} files ($per_copy lines per copy, $full copies + $rem lines)" >&2
 }
 
+# The gc-only input: one process's real gc lines (their text after "N%: "), renumbered.
+GC_ONLY="${TMPDIR:-/tmp}/gcscope-1m-gc-only.log"
+build_gc_only() {
+    python3 - "$ROOT/traces/go/go1.27.3_greentea_tree_p2_r1.log" "$GC_ONLY.tmp" "$N_LINES" <<'GEN'
+import sys
+src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tails = [l.split("%: ", 1)[1] for l in open(src) if l.startswith("gc ") and "%: " in l]
+with open(dst, "w") as out:
+    for i in range(n):
+        out.write(f"gc {i + 1} @{i // 10}.{(i % 10) * 100:03d}s 29%: {tails[i % len(tails)]}")
+GEN
+    mv -f "$GC_ONLY.tmp" "$GC_ONLY"
+    echo "built $GC_ONLY" >&2
+}
+if [[ ! -f "$GC_ONLY" ]] || [[ "$(wc -l <"$GC_ONLY")" -ne "$N_LINES" ]]; then build_gc_only; fi
+
 if [[ -f "$BIG" ]] && [[ "$(wc -l <"$BIG")" -eq "$N_LINES" ]]; then
     echo "using existing $BIG" >&2
 else
@@ -136,16 +158,22 @@ fi
 #     into a pipe), which is not gcscope's work. grep and Python print a line
 #     or a few.
 TIMER_PY=$(cat <<'PY'
-import os, subprocess, sys, time
+import os, subprocess, sys, tempfile, time
 
-big, runs, py_reader, gcscope = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-cmds = [
-    ("grep",    "grep -c '^gc ' FILE",            ["grep", "-c", "^gc ", big]),
-    ("python",  "python3 py_reader.py FILE",      [sys.executable, py_reader, big]),
-    ("gcscope", "gcscope summary FILE",           [gcscope, "summary", big]),
-]
+inputs = [("mixed", sys.argv[1]), ("gc-only", sys.argv[2])]
+runs, py_reader, gcscope = int(sys.argv[3]), sys.argv[4], sys.argv[5]
 
-import tempfile
+def cmds(path):
+    """(name, label, argv) for each command on each path: from the file, from a pipe."""
+    q = lambda x: "'" + x.replace("'", "'\\''") + "'"
+    return [
+        ("grep", "file", ["grep", "-c", "^gc ", path]),
+        ("python", "file", [sys.executable, py_reader, path]),
+        ("gcscope", "file", [gcscope, "summary", "--json", path]),
+        ("grep", "pipe", ["sh", "-c", f"cat {q(path)} | grep -c '^gc '"]),
+        ("python", "pipe", ["sh", "-c", f"cat {q(path)} | {q(sys.executable)} {q(py_reader)} /dev/stdin"]),
+        ("gcscope", "pipe", ["sh", "-c", f"cat {q(path)} | {q(gcscope)} summary --json -"]),
+    ]
 
 out = tempfile.TemporaryFile(mode="w+")
 
@@ -157,41 +185,30 @@ def run(argv):
     p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE)
     took = time.perf_counter() - t0
     # grep -c exits 1 when it counts 0 lines; that is still a valid run.
-    if p.returncode not in ((0, 1) if argv[0] == "grep" else (0,)):
+    if p.returncode not in (0, 1):
         sys.exit(f"speed.sh: {' '.join(argv)} exited with {p.returncode}\n{p.stderr.decode(errors='replace')}")
     return took
 
-def output(argv):
-    run(argv)
-    out.seek(0)
-    return out.read()
-
-size_mb = os.path.getsize(big) / 1e6
-print(f"input:  {big}  ({size_mb:.1f} MB, 1,000,000 lines)")
-print(f"        grep -c '^gc ' = {output(cmds[0][2]).strip()} lines")
-cycles = [l for l in output(cmds[1][2]).splitlines() if l.startswith("cycles:")]
-print(f"        py_reader: {cycles[0].split(':', 1)[1].strip() if cycles else '?'} gc cycles")
 print(f"gcscope: {gcscope}")
-print(f"best of {runs} runs (wall clock), each after an untimed warm-up run\n")
-
-best = {name: float("inf") for name, _, _ in cmds}
-for _ in range(runs):              # round-robin: noise affects all commands alike
-    for name, _, argv in cmds:
-        run(argv)                  # warm-up, untimed (see the header)
-        best[name] = min(best[name], run(argv))
-
-w = max(len(label) for _, label, _ in cmds)
-print(f"{'command':<{w}}  {'best s':>8}  {'MB/s':>8}")
-for name, label, _ in cmds:
-    print(f"{label:<{w}}  {best[name]:>8.3f}  {size_mb / best[name]:>8.0f}")
-
-g, p, q = best["gcscope"], best["python"], best["grep"]
-print()
-print(f"python / gcscope = {p / g:6.1f}x  (gcscope is {p / g:.1f}x faster than Python)")
-print(f"gcscope / grep   = {g / q:6.2f}x  (gcscope takes {g / q:.2f}x the time of grep -c)")
+print(f"best of {runs} runs (wall clock), each after an untimed warm-up run, round-robin\n")
+for name, path in inputs:
+    size_mb = os.path.getsize(path) / 1e6
+    run(["grep", "-c", "^gc ", path]); out.seek(0); n = out.read().strip()
+    print(f"input {name}: {path} ({size_mb:.1f} MB, 1,000,000 lines, {n} gc lines)")
+    cs = cmds(path)
+    best = {(c, how): float("inf") for c, how, _ in cs}
+    for _ in range(runs):
+        for c, how, argv in cs:
+            run(argv)
+            best[(c, how)] = min(best[(c, how)], run(argv))
+    print(f"  {'path':<5} {'grep -c s':>10} {'python s':>9} {'gcscope s':>10} {'gcscope/grep':>13} {'python/gcscope':>15}")
+    for how in ("file", "pipe"):
+        g, p, q = best[("gcscope", how)], best[("python", how)], best[("grep", how)]
+        print(f"  {how:<5} {q:>10.3f} {p:>9.3f} {g:>10.3f} {g / q:>12.2f}x {p / g:>14.1f}x")
+    print()
 PY
 )
 
-cat "$BIG" >/dev/null   # warm the page cache so the first timed run is not a disk read
+cat "$BIG" "$GC_ONLY" >/dev/null   # warm the page cache so the first timed run is not a disk read
 cd "$ROOT"
-python3 -c "$TIMER_PY" "$BIG" "$RUNS" "$PY_READER" "$GCSCOPE_BIN"
+python3 -c "$TIMER_PY" "$BIG" "$GC_ONLY" "$RUNS" "$PY_READER" "$GCSCOPE_BIN"
