@@ -414,7 +414,11 @@ fn tune_predicts_runs_it_never_saw_better_than_the_guides_formula() {
     let held = &scores[5];
     assert!(held.n >= 50, "{} held-out cases", held.n);
     for i in 0..2 {
-        assert!(4 * held.model[i] >= 3 * held.n, "figure {i}: {}", held.line("held out"));
+        assert!(
+            4 * held.model[i] >= 3 * held.n,
+            "figure {i}: {}",
+            held.line("held out")
+        );
     }
     assert!(
         4 * held.model[2] >= 3 * held.cpu_n,
