@@ -330,16 +330,8 @@ fn parse_metric(spec: &str) -> Result<UserMetric, String> {
     Ok(m)
 }
 
-pub(crate) fn read_sources(
-    files: &[PathBuf],
-    keep_cycles: bool,
-    window: gcscope_core::timeline::Window,
-) -> Result<Vec<Source>> {
-    read_sources_with(files, keep_cycles, window, |_, _| {})
-}
-
-/// `read_sources`, each source's timeline prepared by `prepare` (given the source's name)
-/// before it is read: e.g. to retire its older runs.
+/// The sources named, each timeline prepared by `prepare` (given the source's name) before it
+/// is read: e.g. to retire its older runs.
 pub(crate) fn read_sources_with(
     files: &[PathBuf],
     keep_cycles: bool,

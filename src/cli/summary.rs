@@ -1,6 +1,6 @@
 //! `summary` and `compare`: the headless figures of recorded traces.
 
-use super::{print, print_json, read_sources, read_sources_with, write_stdout};
+use super::{print, print_json, read_sources_with, write_stdout};
 use anyhow::{bail, Context, Result};
 use gcscope_core::report;
 use gcscope_core::timeline::Retire;
@@ -38,15 +38,9 @@ pub fn summary(
         }
         return rows.finish().context("writing the output");
     }
-    if format == super::SummaryFormat::Markdown && !json {
-        let sources = read_sources(files, false, window)?;
-        super::hint_no_gc_lines(&sources);
-        let printed = print(&report::summary_markdown(&sources));
-        std::mem::forget(sources);
-        return printed;
-    }
-    // Text and JSON keep only each source's latest runs: an older one is summarised and its
-    // part of the output spooled as soon as no cycle can reach it (`Timeline::retire`).
+    let markdown = format == super::SummaryFormat::Markdown && !json;
+    // Text, JSON and Markdown keep only each source's latest runs: an older one is summarised
+    // and its part of the output spooled as soon as no cycle can reach it (`Timeline::retire`).
     let retired = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let spools = retired.clone();
     let sources = read_sources_with(files, false, window, |name, tl| {
@@ -54,14 +48,20 @@ pub fn summary(
         let name = name.to_string();
         let k = {
             let mut all = lock(&spools);
-            all.push((report::Spool::default(), report::JsonSpools::default()));
+            all.push((
+                report::Spool::default(),
+                report::JsonSpools::default(),
+                report::MarkdownSpools::default(),
+            ));
             all.len() - 1
         };
         tl.retire = Some(Retire::new(move |r| {
             let mut all = lock(&spools);
-            let (text, js) = &mut all[k];
+            let (text, js, md) = &mut all[k];
             if json {
                 report::retired_run_json(&r, &name, js);
+            } else if markdown {
+                report::retired_run_markdown(&r, &name, md);
             } else {
                 report::retired_run_text(&r, text);
             }
@@ -70,15 +70,22 @@ pub fn summary(
     super::hint_no_gc_lines(&sources);
     let mut retired = std::mem::take(&mut *lock(&retired));
     let printed = if json {
-        let mut js: Vec<_> = retired.drain(..).map(|(_, j)| j).collect();
+        let mut js: Vec<_> = retired.drain(..).map(|(_, j, _)| j).collect();
         write_stdout(|out| {
             let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
             report::write_summary_json_after(&sources, &mut js, &mut w)?;
             w.write_all(b"\n")?;
             w.flush()
         })
+    } else if markdown {
+        let mut md: Vec<_> = retired.drain(..).map(|(_, _, m)| m).collect();
+        write_stdout(|out| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+            report::write_summary_markdown_after(&sources, &mut md, &mut w)?;
+            w.flush()
+        })
     } else {
-        let mut text: Vec<_> = retired.drain(..).map(|(t, _)| t).collect();
+        let mut text: Vec<_> = retired.drain(..).map(|(t, _, _)| t).collect();
         write_stdout(|out| report::write_summary_text_after(&sources, &mut text, out))
     };
     // The process ends here: freeing a million-line timeline only costs time.

@@ -18,7 +18,7 @@ pub use json::{
     compare_json, retired_run_json, summary_json, write_summary_json_after, CompareJson,
     JsonSpools, SummaryJson,
 };
-pub use markdown::summary_markdown;
+pub use markdown::{retired_run_markdown, write_summary_markdown_after, MarkdownSpools};
 pub use spool::Spool;
 pub use text::{
     compare_markdown, compare_text, retired_run_text, run_text, summary_text, write_summary_text,
