@@ -56,25 +56,20 @@ impl Source {
         }
     }
 
-    /// What `compare` reads of each run (`summaries`), the retired runs' compact records
-    /// first: borrowed once sealed (`seal_figures`), else made here.
+    /// What `compare` reads of each run: borrowed from the timeline once sealed
+    /// (`seal_figures`, which a timeline that kept retired runs' records needs first), else
+    /// made from `summaries`.
     #[must_use]
     pub fn figures(&self) -> Cow<'_, [RunFigures]> {
         let tl = &self.timeline;
         if tl.figures_sealed {
             return Cow::Borrowed(&tl.retired_figures);
         }
-        let mut out: Vec<RunFigures> = Vec::new();
-        if tl.programs.is_empty() {
-            out.extend(tl.retired_figures.iter().cloned());
-            if let Some(load) = tl.recorded_other_cpus {
-                for r in &mut out {
-                    r.other_cpus.get_or_insert(load);
-                }
-            }
-        }
-        out.extend(self.summaries().iter().map(RunFigures::from));
-        Cow::Owned(out)
+        debug_assert!(
+            tl.retired_figures.is_empty(),
+            "retired runs' records are read once sealed"
+        );
+        Cow::Owned(self.summaries().iter().map(RunFigures::from).collect())
     }
 
     /// Move every run's compact record into the timeline (`Timeline::figures_sealed`), so

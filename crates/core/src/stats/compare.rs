@@ -423,6 +423,33 @@ mod tests {
     const SCAN: &str = "scan: total 10+20+30=60 objs, 5+5=10 spans\n";
     const LAB: &str = "lab: objs 800 bytes 12800 visits 100 freed 0 cpu_ns 1000000 hist 4\n";
 
+    /// The compact record compares exactly as the summaries it was made from: every row's
+    /// spreads, change, p-value and verdict, the p99 label and a figure one side lacks.
+    #[test]
+    fn a_runs_compact_record_compares_as_its_summary() {
+        let early = run("gc #1 @0.166s 0%: 0.22+2.3+0.074+0.76+0.56 ms clock, 0.45+2.3+0+0.55/0.59/0+1.1 ms cpu, 5->5->1 MB, 4 P\n");
+        let a: Vec<RunSummary> = ["0.02+0.1/0.5/0.4+0.02", "0.03+0.2/0.4/0.1+0.02"]
+            .iter()
+            .map(|c| run(&(gc(1, c) + &gc(2, c))))
+            .chain([early])
+            .collect();
+        let b: Vec<RunSummary> = ["0.04+0.3/0.9/0.2+0.06", "0.05+0.3/0.8/0.2+0.07"]
+            .iter()
+            .cycle()
+            .take(4)
+            .map(|c| run(&(gc(1, c) + &gc(2, c) + &gc(3, c))))
+            .collect();
+        let fa: Vec<RunFigures> = a.iter().map(RunFigures::from).collect();
+        let fb: Vec<RunFigures> = b.iter().map(RunFigures::from).collect();
+        let json = |rows: Vec<Row>| serde_json::to_string(&rows).unwrap();
+        assert_eq!(json(compare(&a, &b)), json(compare(&fa, &fb)));
+        let refs: (Vec<&RunFigures>, Vec<&RunFigures>) = (fa.iter().collect(), fb.iter().collect());
+        assert_eq!(json(compare(&a, &b)), json(compare(&refs.0, &refs.1)));
+        for m in Metric::ALL {
+            assert_eq!(m.of(&a[2]), fa[2].figure(m), "{}", m.key());
+        }
+    }
+
     #[test]
     fn a_side_without_the_figure_says_so() {
         // Early Go 1.5 lines print no goal; one cycle a run has no cycles/s.
