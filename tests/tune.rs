@@ -215,3 +215,39 @@ fn an_interrupted_verify_stops_the_program_and_prints_what_it_has() {
     assert!(!alive, "the program {pid} outlived gcscope");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Under `go run` the log holds the go command's own cycles first (a process of its own, the
+/// counter restarting at gc 1): tune fits the last process, the program's, and predicts what
+/// it predicts from the program's lines alone.
+#[test]
+fn a_go_run_log_is_tuned_on_the_program_not_the_go_command() {
+    let program = "traces/go/tune-holdout4/pointer_gt_gogc100_r1.log";
+    let go_command: String = std::fs::read_to_string("traces/go/go1.27.3_greentea_graph_p2_r1.log")
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("gc "))
+        .take(12)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = std::env::temp_dir().join(format!("gcscope-gorun-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("gorun.log");
+    let both = format!(
+        "{go_command}# command-line-arguments\n{}",
+        std::fs::read_to_string(program).unwrap()
+    );
+    std::fs::write(&log, both).unwrap();
+    let json = |path: &str| -> serde_json::Value {
+        let o = gcscope(&["tune", "--json", path]);
+        assert!(o.status.success(), "{path}: {}", text(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let (alone, under_go_run) = (json(program), json(log.to_str().unwrap()));
+    assert_eq!(
+        under_go_run["run"], 2,
+        "the program is the log's second process"
+    );
+    assert_eq!(alone["predictions"], under_go_run["predictions"]);
+    assert_eq!(alone["basis"]["cycles"], under_go_run["basis"]["cycles"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
