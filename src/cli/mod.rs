@@ -404,20 +404,15 @@ pub(crate) fn stdin_not_a_terminal(files: &[PathBuf]) -> Result<()> {
 pub(crate) fn say_unmatched_metrics(metrics: &[UserMetric], a: &[Source], b: &[Source]) {
     let mut err = std::io::stderr().lock();
     for (side, sources) in [("A", a), ("B", b)] {
-        let figures = gcscope_core::report::figures_of(sources);
-        let runs = gcscope_core::report::flat(&figures);
+        let runs = gcscope_core::report::side_of(sources);
         for m in metrics {
-            if !runs.is_empty()
-                && !runs
-                    .iter()
-                    .any(|r| r.values.iter().any(|(n, _)| *n == m.name))
-            {
+            if runs.runs() > 0 && !runs.has_value(&m.name) {
                 let _ = writeln!(
                     err,
                     "gcscope: --metric {} matched no output line in any of {side}'s {} run{}",
                     gcscope_core::fmt::escape_controls(&m.name),
-                    runs.len(),
-                    if runs.len() == 1 { "" } else { "s" }
+                    runs.runs(),
+                    if runs.runs() == 1 { "" } else { "s" }
                 );
             }
         }

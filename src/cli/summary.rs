@@ -105,9 +105,14 @@ pub fn compare(
         if metrics.is_empty() {
             // Runs compare by their summaries: a log of many processes keeps those, not the
             // runs' statistics.
-            return read_sources_with(files, false, window, |_, tl| {
+            let bench = matches!(format, super::CompareFormat::Bench);
+            return read_sources_with(files, false, window, |name, tl| {
                 tl.retire = Some(Retire::drop_them());
                 tl.keep_figures = true;
+                // Only the bench lines are a line a run: the table folds each run in.
+                tl.retired_records = bench.then(Vec::new);
+                // Known before reading: each run is folded in as it retires.
+                tl.recorded_other_cpus = recorded_load(std::path::Path::new(name));
             });
         }
         files

@@ -52,6 +52,20 @@ pub fn differences(a: &str, b: &str) -> Vec<String> {
     out
 }
 
+/// What `differences` reads of a label, as one string: two labels with the same key differ
+/// alike from any third (the marker, the seed and any other word do not count). `None` for a
+/// label that is not a lab's, which differs from nothing.
+#[must_use]
+pub fn experiment(label: &str) -> Option<String> {
+    let s = Settings::of(label)?;
+    let mut key = s.workload.to_string();
+    for k in PAIRED {
+        key.push(' ');
+        key.push_str(s.get(k).map_or("-", |v| v));
+    }
+    Some(key)
+}
+
 /// Every difference between the labels of the runs on side A and those on side B (and
 /// within each side), each said once: what makes the runs not one experiment.
 pub fn mismatches<'a>(

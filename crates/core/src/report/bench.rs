@@ -1,6 +1,6 @@
 //! `compare --format bench`: Go benchmark lines for benchstat.
 
-use super::{figures_of, Source};
+use super::Source;
 use crate::stats::compare;
 use std::fmt::Write;
 
@@ -10,8 +10,8 @@ pub fn compare_bench(a: &[Source], b: &[Source]) -> String {
     let mut o = String::new();
     for (side, sources) in [("A", a), ("B", b)] {
         let _ = writeln!(o, "side: {side}");
-        for runs in figures_of(sources) {
-            for r in runs.iter() {
+        for source in sources {
+            for r in source.records().iter() {
                 let _ = writeln!(o, "{}", compare::bench_line("GCTrace", r));
             }
         }

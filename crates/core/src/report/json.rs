@@ -1,8 +1,8 @@
 //! `summary --json` and `compare --json`: stable field names (docs/SUMMARY.md).
 
-use super::{figures_of, flat, Source, Spool};
-use crate::stats::compare::{self, Row, RunFigures};
-use crate::stats::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
+use super::{side_of, Source, Spool};
+use crate::stats::compare::{self, Row, Side};
+use crate::stats::summary::RunSummary;
 use crate::timeline::RetiredRun;
 use gcscope_model::NoteKind;
 use serde::Serialize;
@@ -301,6 +301,11 @@ pub struct CompareJson {
     /// "scale 1 vs 2": not one experiment. Empty for Go traces.
     pub mismatch: Vec<String>,
     pub metrics: Vec<Row>,
+    /// A side had more than `dist::EXACT_CAP` runs: its medians, ranges' inner ranks and
+    /// p-values come from bins of at most 2^-10 of their values (`stats::dist`). Written
+    /// only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub binned: bool,
     /// Each finding either side has: in how many of each side's runs (docs/FINDINGS.md).
     pub findings: Vec<FindingCount>,
 }
@@ -312,28 +317,26 @@ pub struct FindingCount {
     pub b_runs: usize,
 }
 
-fn finding_counts(a: &[&RunFigures], b: &[&RunFigures]) -> Vec<FindingCount> {
+fn finding_counts(a: &Side, b: &Side) -> Vec<FindingCount> {
     let mut out: Vec<FindingCount> = Vec::new();
     for (side, runs) in [(0, a), (1, b)] {
-        for r in runs {
-            // A run counts once per id, however many times its rule names it.
-            for &id in &r.findings {
-                let at = match out.iter().position(|c| c.id == id) {
-                    Some(i) => i,
-                    None => {
-                        out.push(FindingCount {
-                            id,
-                            a_runs: 0,
-                            b_runs: 0,
-                        });
-                        out.len() - 1
-                    }
-                };
-                if side == 0 {
-                    out[at].a_runs += 1;
-                } else {
-                    out[at].b_runs += 1;
+        // A run counts once per id, however many times its rule names it (`Side`).
+        for &(id, n) in runs.findings() {
+            let at = match out.iter().position(|c| c.id == id) {
+                Some(i) => i,
+                None => {
+                    out.push(FindingCount {
+                        id,
+                        a_runs: 0,
+                        b_runs: 0,
+                    });
+                    out.len() - 1
                 }
+            };
+            if side == 0 {
+                out[at].a_runs += n;
+            } else {
+                out[at].b_runs += n;
             }
         }
     }
@@ -341,41 +344,20 @@ fn finding_counts(a: &[&RunFigures], b: &[&RunFigures]) -> Vec<FindingCount> {
     out
 }
 
-/// Runs on a loaded machine: lab runs whose mark was descheduled over `LOADED_SHARE` of its
-/// time, programs that shared the machine with over `LOADED_CPUS` of other work.
-fn loaded(runs: &[&RunFigures]) -> Option<usize> {
-    let known = |r: &&&RunFigures| r.other_cpus.is_some() || r.offcpu_share.is_some();
-    if !runs.iter().any(|r| known(&r)) {
-        return None;
-    }
-    Some(
-        runs.iter()
-            .filter(|r| {
-                r.offcpu_share.is_some_and(|s| s > LOADED_SHARE)
-                    || r.other_cpus.is_some_and(|c| c > LOADED_CPUS)
-            })
-            .count(),
-    )
-}
-
-fn labels<'a>(runs: &'a [&'a RunFigures]) -> impl Iterator<Item = &'a str> {
-    runs.iter().filter_map(|r| r.label.as_deref())
-}
-
 #[must_use]
 pub fn compare_json(a: &[Source], b: &[Source]) -> CompareJson {
-    let (fa, fb) = (figures_of(a), figures_of(b));
-    let (sa, sb) = (flat(&fa), flat(&fb));
+    let (sa, sb) = (side_of(a), side_of(b));
     CompareJson {
         window: window_json(a),
         a: a.iter().map(|s| s.name.clone()).collect(),
         b: b.iter().map(|s| s.name.clone()).collect(),
-        a_runs: sa.len(),
-        b_runs: sb.len(),
-        a_loaded_runs: loaded(&sa),
-        b_loaded_runs: loaded(&sb),
-        mismatch: gcscope_model::settings::mismatches(labels(&sa), labels(&sb)),
-        metrics: compare::compare(&sa, &sb),
+        a_runs: sa.runs(),
+        b_runs: sb.runs(),
+        a_loaded_runs: sa.loaded_runs(),
+        b_loaded_runs: sb.loaded_runs(),
+        mismatch: gcscope_model::settings::mismatches(sa.labels(), sb.labels()),
+        metrics: compare::compare_sides(&sa, &sb),
+        binned: !(sa.is_exact() && sb.is_exact()),
         findings: finding_counts(&sa, &sb),
     }
 }

@@ -26,7 +26,7 @@ pub use text::{
 };
 pub use tune::{tune_change, tune_text, verify_text, worth_trying, worth_trying_predictions};
 
-use crate::stats::compare::RunFigures;
+use crate::stats::compare::{RunFigures, Side};
 use crate::stats::summary::RunSummary;
 use crate::timeline::Timeline;
 use std::borrow::Cow;
@@ -56,63 +56,77 @@ impl Source {
         }
     }
 
-    /// What `compare` reads of each run: borrowed from the timeline once sealed
-    /// (`seal_figures`, which a timeline that kept retired runs' records needs first), else
-    /// made from `summaries`.
+    /// What `compare` reads of the runs, folded (`compare::Side`): borrowed from the
+    /// timeline once sealed (`seal_figures`, which a timeline that kept retired runs' figures
+    /// needs first), else made from `summaries`.
     #[must_use]
-    pub fn figures(&self) -> Cow<'_, [RunFigures]> {
+    pub fn side(&self) -> Cow<'_, Side> {
         let tl = &self.timeline;
         if tl.figures_sealed {
             return Cow::Borrowed(&tl.retired_figures);
         }
         debug_assert!(
-            tl.retired_figures.is_empty(),
-            "retired runs' records are read once sealed"
+            tl.retired_figures.runs() == 0,
+            "retired runs' figures are read once sealed"
         );
-        Cow::Owned(self.summaries().iter().map(RunFigures::from).collect())
+        let mut side = Side::default();
+        for s in self.summaries() {
+            side.push_record(&RunFigures::from(&s));
+        }
+        Cow::Owned(side)
     }
 
-    /// Move every run's compact record into the timeline (`Timeline::figures_sealed`), so
-    /// that comparing them copies none: for a log of many runs, `compare`'s memory is one
-    /// record a run. Call it once the source is read and its load is known.
+    /// Each run's compact record, oldest first: what `compare --format bench` prints a line
+    /// of. Borrowed once sealed with the records kept (`Timeline::retired_records`).
+    #[must_use]
+    pub fn records(&self) -> Cow<'_, [RunFigures]> {
+        let tl = &self.timeline;
+        match &tl.retired_records {
+            Some(records) if tl.figures_sealed => Cow::Borrowed(records),
+            _ => Cow::Owned(self.summaries().iter().map(RunFigures::from).collect()),
+        }
+    }
+
+    /// Fold every run into the timeline's figures (`Timeline::figures_sealed`): the retired
+    /// runs' are there already, the live ones' are added. Call it once the source is read.
     pub fn seal_figures(&mut self) {
         if self.timeline.figures_sealed {
             return;
         }
-        // `summaries()` holds the live runs only (or a program's samples): the retired
-        // runs' records stay where they are, not copied.
+        // `summaries()` holds the live runs only (or a program's samples, which are every
+        // run of the program: nothing was retired into the figures then).
         let live: Vec<RunFigures> = self.summaries().iter().map(RunFigures::from).collect();
         let tl = &mut self.timeline;
-        if tl.programs.is_empty() {
-            if let Some(load) = tl.recorded_other_cpus {
-                for r in &mut tl.retired_figures {
-                    r.other_cpus.get_or_insert(load);
-                }
+        if !tl.programs.is_empty() {
+            tl.retired_figures = Side::default();
+            if let Some(records) = &mut tl.retired_records {
+                records.clear();
             }
-            tl.retired_figures.extend(live);
-        } else {
-            tl.retired_figures = live;
+        }
+        for r in &live {
+            tl.retired_figures.push_record(r);
+        }
+        if let Some(records) = &mut tl.retired_records {
+            records.extend(live);
         }
         tl.figures_sealed = true;
     }
 }
 
-/// Each source's runs as `compare` reads them (`Source::figures`).
+/// One side's runs over its sources, folded (`Source::side`).
 #[must_use]
-pub fn figures_of(sources: &[Source]) -> Vec<Cow<'_, [RunFigures]>> {
-    sources.iter().map(Source::figures).collect()
-}
-
-/// The runs of `figures_of`, one after the other.
-#[must_use]
-pub fn flat<'a>(figures: &'a [Cow<'a, [RunFigures]>]) -> Vec<&'a RunFigures> {
-    figures.iter().flat_map(|f| f.iter()).collect()
+pub fn side_of(sources: &[Source]) -> Side {
+    let mut side = Side::default();
+    for s in sources {
+        side.append(&s.side());
+    }
+    side
 }
 
 /// How many runs the sources compare as.
 #[must_use]
 pub fn run_count(sources: &[Source]) -> usize {
-    sources.iter().map(|s| s.figures().len()).sum()
+    sources.iter().map(|s| s.side().runs()).sum()
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //!
 //! The dashboard's comparison strip calls the same functions.
 
-use super::mannwhitney::mann_whitney_u;
-use super::summary::RunSummary;
+use super::dist::{self, Distribution};
+use super::summary::{RunSummary, LOADED_CPUS, LOADED_SHARE};
 use super::Spread;
 use serde::Serialize;
 
@@ -284,52 +284,236 @@ impl Row {
     }
 }
 
+/// What a comparison keeps of one side's runs, folded in as they come: each figure's
+/// distribution over the runs (exact up to `dist::EXACT_CAP` runs, binned past that), the
+/// programs' own values, and what the header and footnotes count (the findings, the load, the
+/// lab's settings). Its memory is bounded by the figures' ranges, never by the number of
+/// runs: a log of a million short processes compares in constant memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Side {
+    runs: usize,
+    /// `Metric::ALL`'s figures in order (empty until the first run).
+    figures: Vec<Distribution>,
+    /// The programs' own figures (`--metric`), in the order first seen.
+    values: Vec<(String, Distribution)>,
+    /// A run had fewer than `P99_CYCLES` cycles: its p99 is its maximum.
+    short_runs: bool,
+    /// Each finding's id and in how many runs it was, in the order first seen.
+    findings: Vec<(&'static str, usize)>,
+    /// Runs whose load was measured, and those of them on a loaded machine.
+    load_known: usize,
+    loaded: usize,
+    /// The lab's settings, one label for each experiment (labels that differ only in the
+    /// marker or the seed are one: `settings::differences`).
+    labels: Vec<String>,
+}
+
+impl Side {
+    /// The figures of `runs`, as `push` folds them.
+    #[must_use]
+    pub fn of<T: Figures>(runs: &[T]) -> Side {
+        let mut side = Side::default();
+        runs.iter().for_each(|r| side.push(r));
+        side
+    }
+
+    /// A run's figures and the program's values.
+    pub fn push<T: Figures>(&mut self, r: &T) {
+        self.runs += 1;
+        if self.figures.is_empty() {
+            self.figures = vec![Distribution::default(); Metric::ALL.len()];
+        }
+        for (m, d) in Metric::ALL.iter().zip(&mut self.figures) {
+            if let Some(v) = r.figure(*m).filter(|v| !v.is_nan()) {
+                d.push(v);
+            }
+        }
+        for (name, v) in r.values() {
+            if v.is_nan() {
+                continue;
+            }
+            match self.values.iter_mut().find(|(n, _)| n == name) {
+                Some((_, d)) => d.push(*v),
+                None => {
+                    let mut d = Distribution::default();
+                    d.push(*v);
+                    self.values.push((name.clone(), d));
+                }
+            }
+        }
+        self.short_runs |= r.cycles() < P99_CYCLES;
+    }
+
+    /// A run's compact record: its figures, findings, load and label.
+    pub fn push_record(&mut self, r: &RunFigures) {
+        self.push(r);
+        for &id in &r.findings {
+            match self.findings.iter_mut().find(|(f, _)| *f == id) {
+                Some((_, n)) => *n += 1,
+                None => self.findings.push((id, 1)),
+            }
+        }
+        if r.other_cpus.is_some() || r.offcpu_share.is_some() {
+            self.load_known += 1;
+            self.loaded += usize::from(
+                r.offcpu_share.is_some_and(|s| s > LOADED_SHARE)
+                    || r.other_cpus.is_some_and(|c| c > LOADED_CPUS),
+            );
+        }
+        if let Some(label) = &r.label {
+            self.add_label(label);
+        }
+    }
+
+    /// Keeps the first label, and after it one label an experiment: `settings::mismatches`
+    /// compares each label with the first and reads only its experiment.
+    fn add_label(&mut self, label: &str) {
+        use gcscope_model::settings::experiment;
+        let Some(key) = experiment(label) else {
+            if self.labels.is_empty() {
+                self.labels.push(label.to_string());
+            }
+            return;
+        };
+        if !self
+            .labels
+            .iter()
+            .any(|l| experiment(l).as_ref() == Some(&key))
+        {
+            self.labels.push(label.to_string());
+        }
+    }
+
+    /// Another side's runs with these (several files of one side).
+    pub fn append(&mut self, other: &Side) {
+        if other.runs == 0 {
+            return;
+        }
+        if self.figures.is_empty() {
+            self.figures = vec![Distribution::default(); Metric::ALL.len()];
+        }
+        self.runs += other.runs;
+        for (mine, theirs) in self.figures.iter_mut().zip(&other.figures) {
+            mine.append(theirs);
+        }
+        for (name, d) in &other.values {
+            match self.values.iter_mut().find(|(n, _)| n == name) {
+                Some((_, mine)) => mine.append(d),
+                None => self.values.push((name.clone(), d.clone())),
+            }
+        }
+        self.short_runs |= other.short_runs;
+        for &(id, n) in &other.findings {
+            match self.findings.iter_mut().find(|(f, _)| *f == id) {
+                Some((_, mine)) => *mine += n,
+                None => self.findings.push((id, n)),
+            }
+        }
+        self.load_known += other.load_known;
+        self.loaded += other.loaded;
+        for label in &other.labels {
+            self.add_label(label);
+        }
+    }
+
+    /// How many runs were pushed.
+    #[must_use]
+    pub fn runs(&self) -> usize {
+        self.runs
+    }
+
+    /// Each finding's id and in how many runs it was.
+    #[must_use]
+    pub fn findings(&self) -> &[(&'static str, usize)] {
+        &self.findings
+    }
+
+    /// Whether a run had the program's figure `name` (`--metric`).
+    #[must_use]
+    pub fn has_value(&self, name: &str) -> bool {
+        self.values.iter().any(|(n, d)| n == name && !d.is_empty())
+    }
+
+    /// Runs on a loaded machine; `None` when no run's load was measured (unknown, not 0).
+    #[must_use]
+    pub fn loaded_runs(&self) -> Option<usize> {
+        (self.load_known > 0).then_some(self.loaded)
+    }
+
+    /// The lab's settings, one label an experiment.
+    pub fn labels(&self) -> impl Iterator<Item = &str> {
+        self.labels.iter().map(String::as_str)
+    }
+
+    /// Whether every figure is over the runs' own values (no side has passed
+    /// `dist::EXACT_CAP` runs).
+    #[must_use]
+    pub fn is_exact(&self) -> bool {
+        self.figures.iter().all(Distribution::is_exact)
+            && self.values.iter().all(|(_, d)| d.is_exact())
+    }
+
+    fn figure(&self, m: Metric) -> Option<&Distribution> {
+        self.figures.get(m as usize)
+    }
+}
+
 /// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
 /// application's figure beside the GC's, then the GC figures.
 #[must_use]
 pub fn compare<T: Figures>(a: &[T], b: &[T]) -> Vec<Row> {
+    compare_sides(&Side::of(a), &Side::of(b))
+}
+
+/// `compare` of two sides already folded.
+#[must_use]
+pub fn compare_sides(a: &Side, b: &Side) -> Vec<Row> {
     let mut names: Vec<&str> = Vec::new();
-    for s in a.iter().chain(b) {
-        for (n, _) in s.values() {
-            if !names.contains(&n.as_str()) {
-                names.push(n);
-            }
+    for (n, _) in a.values.iter().chain(&b.values) {
+        if !names.contains(&n.as_str()) {
+            names.push(n);
         }
     }
-    let value = |s: &T, name: &str| s.values().iter().find(|(n, _)| n == name).map(|(_, v)| *v);
-    let mut rows: Vec<Row> = names
-        .iter()
-        .map(|name| {
-            let va: Vec<f64> = a.iter().filter_map(|s| value(s, name)).collect();
-            let vb: Vec<f64> = b.iter().filter_map(|s| value(s, name)).collect();
-            row_of(name, name, Change::Relative, &va, &vb)
-        })
-        .collect();
-    rows.extend(Metric::ALL.iter().map(|&m| row(m, a, b)));
+    let empty = Distribution::default();
+    let mut rows: Vec<Row> = Vec::new();
+    for name in names {
+        let [va, vb] = [a, b].map(|s| {
+            s.values
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(&empty, |(_, d)| d)
+        });
+        rows.push(row_of(name, name, Change::Relative, va, vb));
+    }
+    rows.extend(Metric::ALL.iter().map(|&m| side_row(m, a, b)));
     rows
 }
 
 #[must_use]
 pub fn row<T: Figures>(m: Metric, a: &[T], b: &[T]) -> Row {
-    let va: Vec<f64> = a.iter().filter_map(|s| s.figure(m)).collect();
-    let vb: Vec<f64> = b.iter().filter_map(|s| s.figure(m)).collect();
-    let mut r = row_of(m.key(), m.label(), m.change(), &va, &vb);
+    side_row(m, &Side::of(a), &Side::of(b))
+}
+
+fn side_row(m: Metric, a: &Side, b: &Side) -> Row {
+    let empty = Distribution::default();
+    let (da, db) = (a.figure(m).unwrap_or(&empty), b.figure(m).unwrap_or(&empty));
+    let mut r = row_of(m.key(), m.label(), m.change(), da, db);
     // GC CPU % is printed in percent already; the idle and assist shares are fractions.
     if matches!(m, Metric::IdleShare | Metric::AssistShare) {
         r.change = r.change.map(|pp| pp * 100.0);
     }
     // A p99 of fewer than 100 values is their maximum (nearest rank): said, not implied.
-    if m == Metric::PauseP99 && a.iter().chain(b).any(|s| s.cycles() < P99_CYCLES) {
+    if m == Metric::PauseP99 && (a.short_runs || b.short_runs) {
         r.label = format!("pause p99 ms (=max, <{P99_CYCLES})");
     }
     r
 }
 
-/// One figure's row from its values per run, by the one rule.
+/// One figure's row from its values over each side's runs, by the one rule.
 #[must_use]
-pub fn row_of(key: &str, label: &str, unit: Change, va: &[f64], vb: &[f64]) -> Row {
-    let sa = Spread::of(va);
-    let sb = Spread::of(vb);
+pub fn row_of(key: &str, label: &str, unit: Change, va: &Distribution, vb: &Distribution) -> Row {
+    let sa = Spread::of_distribution(va);
+    let sb = Spread::of_distribution(vb);
     let delta_pct = match (sa, sb) {
         (Some(x), Some(y)) if x.median != 0.0 => Some((y.median - x.median) / x.median * 100.0),
         _ => None,
@@ -366,7 +550,7 @@ pub fn row_of(key: &str, label: &str, unit: Change, va: &[f64], vb: &[f64]) -> R
         _ => Verdict::None,
     };
     let p = (va.len() >= MIN_RUNS_FOR_P && vb.len() >= MIN_RUNS_FOR_P)
-        .then(|| mann_whitney_u(va, vb).map(|r| r.p))
+        .then(|| dist::mann_whitney(va, vb).map(|r| r.p))
         .flatten();
     Row {
         metric: key.to_string(),
@@ -448,6 +632,101 @@ mod tests {
         for m in Metric::ALL {
             assert_eq!(m.of(&a[2]), fa[2].figure(m), "{}", m.key());
         }
+    }
+
+    /// A side keeps one label an experiment, and says the same mismatches as every label
+    /// would: seeds and markers vary, a setting is missing from one label, a label is not a
+    /// lab's (first, or later).
+    #[test]
+    fn a_side_keeps_one_label_an_experiment_and_the_same_mismatches() {
+        use gcscope_model::settings::mismatches;
+        let lab = |w: &str, m: &str, seed: u32, scale: &str| {
+            format!("lab {w} {m} GOGC=100 P=2 seed={seed}{scale} duration=5s")
+        };
+        let cases: Vec<(Vec<String>, Vec<String>)> = vec![
+            (
+                (0..50)
+                    .map(|k| lab("tree", "legacy", k, " scale=1"))
+                    .collect(),
+                (0..50)
+                    .map(|k| lab("tree", "greentea", k, " scale=1"))
+                    .collect(),
+            ),
+            (
+                (0..20)
+                    .map(|k| {
+                        lab(
+                            "tree",
+                            "legacy",
+                            k,
+                            if k == 7 { " scale=2" } else { " scale=1" },
+                        )
+                    })
+                    .collect(),
+                (0..20).map(|k| lab("graph", "greentea", k, "")).collect(),
+            ),
+            (
+                vec!["not a lab".into(), lab("tree", "legacy", 1, " scale=3")],
+                vec![lab("tree", "legacy", 1, " scale=1")],
+            ),
+            (
+                vec![],
+                vec![
+                    lab("map", "legacy", 1, ""),
+                    "x".into(),
+                    lab("map", "legacy", 2, " scale=4"),
+                ],
+            ),
+        ];
+        for (a, b) in cases {
+            let side = |labels: &[String]| {
+                let mut s = Side::default();
+                for l in labels {
+                    s.push_record(&RunFigures {
+                        figures: [f64::NAN; Metric::ALL.len()],
+                        values: Vec::new(),
+                        cycles: 1,
+                        procs: 2,
+                        label: Some(l.clone()),
+                        other_cpus: None,
+                        offcpu_share: None,
+                        findings: Vec::new(),
+                    });
+                }
+                s
+            };
+            let (sa, sb) = (side(&a), side(&b));
+            assert!(
+                sa.labels.len() <= 3 && sb.labels.len() <= 3,
+                "{:?}",
+                sa.labels
+            );
+            assert_eq!(
+                mismatches(sa.labels(), sb.labels()),
+                mismatches(a.iter().map(String::as_str), b.iter().map(String::as_str)),
+                "{a:?} {b:?}"
+            );
+        }
+    }
+
+    /// Folded sides compare as the runs they were folded from, in parts too (`append`).
+    #[test]
+    fn appended_sides_compare_as_the_whole() {
+        let runs: Vec<RunSummary> = (1..=9)
+            .map(|k| {
+                let c = format!("0.0{k}+0.{k}/0.5/0.4+0.02");
+                run(&(gc(1, &c) + &gc(2, "0.02+0.1/0.5/0.4+0.02")))
+            })
+            .collect();
+        let whole = Side::of(&runs[..]);
+        let mut parts = Side::of(&runs[..4]);
+        parts.append(&Side::of(&runs[4..]));
+        assert_eq!(whole, parts);
+        let json = |rows: Vec<Row>| serde_json::to_string(&rows).unwrap();
+        assert_eq!(
+            json(compare(&runs[..5], &runs[5..])),
+            json(compare_sides(&Side::of(&runs[..5]), &Side::of(&runs[5..])))
+        );
     }
 
     #[test]

@@ -79,15 +79,22 @@ pub fn mann_whitney_u(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
         let upper: f64 = counts[k..].iter().sum();
         2.0 * lower.min(upper) / total
     } else {
-        let n = n1f + n2f;
-        let mean = n1f * n2f / 2.0;
-        let var = n1f * n2f / 12.0 * ((n + 1.0) - tie_sum / (n * (n - 1.0)));
-        // Continuity correction shrinks |U - mean| by 0.5; if that crosses zero the p is 1.
-        let z = ((u - mean).abs() - 0.5).max(0.0) / var.sqrt();
-        // Two-sided normal tail: 2 * (1 - Phi(z)) = erfc(z / sqrt(2)).
-        erfc(z / SQRT_2)
+        normal_p(u, n1f, n2f, tie_sum)
     };
     Some(MannWhitney { u, p: p.min(1.0) })
+}
+
+/// The two-sided p-value of `u` by the normal approximation, with the tie-corrected variance
+/// (`tie_sum`: the sum of t^3 - t over the tie groups) and a 0.5 continuity correction.
+#[must_use]
+pub fn normal_p(u: f64, n1: f64, n2: f64, tie_sum: f64) -> f64 {
+    let n = n1 + n2;
+    let mean = n1 * n2 / 2.0;
+    let var = n1 * n2 / 12.0 * ((n + 1.0) - tie_sum / (n * (n - 1.0)));
+    // Continuity correction shrinks |U - mean| by 0.5; if that crosses zero the p is 1.
+    let z = ((u - mean).abs() - 0.5).max(0.0) / var.sqrt();
+    // Two-sided normal tail: 2 * (1 - Phi(z)) = erfc(z / sqrt(2)).
+    erfc(z / SQRT_2).min(1.0)
 }
 
 /// Number of orderings of `n1` a's and `n2` b's (out of C(n1 + n2, n1)) with each U value

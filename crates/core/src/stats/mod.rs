@@ -1,6 +1,7 @@
 //! Statistics over cycles: per-run summaries, percentiles, A/B comparisons.
 
 pub mod compare;
+pub mod dist;
 pub mod findings;
 pub mod mannwhitney;
 pub mod pacer;
@@ -30,6 +31,17 @@ impl Spread {
             min: v.iter().copied().min_by(f64::total_cmp)?,
             max: v.iter().copied().max_by(f64::total_cmp)?,
             n: v.len(),
+        })
+    }
+
+    /// The same figures of a distribution (`dist`): exact while it holds its values.
+    #[must_use]
+    pub fn of_distribution(d: &dist::Distribution) -> Option<Spread> {
+        Some(Spread {
+            median: d.median()?,
+            min: d.min()?,
+            max: d.max()?,
+            n: d.len(),
         })
     }
 

@@ -50,12 +50,15 @@ pub struct Timeline {
     pub run_base: usize,
     /// What the retired runs add to the timeline's counts.
     pub retired: Retired,
-    /// With `keep_figures`, what `compare` needs of each retired run with cycles, oldest
-    /// first (`compare` compares every run, a compact record each: `RunFigures`).
-    pub retired_figures: Vec<crate::stats::compare::RunFigures>,
+    /// With `keep_figures`, what `compare` needs of the retired runs with cycles, folded in
+    /// as each retires (`compare::Side`: constant memory however many runs).
+    pub retired_figures: crate::stats::compare::Side,
     pub keep_figures: bool,
-    /// `retired_figures` holds every run of the timeline, the live ones' too
-    /// (`report::Source::seal_figures`): `compare` reads them there, without a copy.
+    /// With `keep_figures` and this `Some`, each retired run's compact record too, oldest
+    /// first: for `compare --format bench`, which prints a line a run.
+    pub retired_records: Option<Vec<crate::stats::compare::RunFigures>>,
+    /// `retired_figures` (and `retired_records`) hold every run of the timeline, the live
+    /// ones' too (`report::Source::seal_figures`): `compare` reads them there.
     pub figures_sealed: bool,
     /// A run after the first began at gc 1: the log holds several processes (`last_process`).
     pub several_processes: bool,

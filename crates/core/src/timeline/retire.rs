@@ -142,7 +142,14 @@ impl Timeline {
                     if earlier_process {
                         mark_earlier_process(&mut s);
                     }
-                    self.retired_figures.push((&s).into());
+                    if let Some(load) = self.recorded_other_cpus {
+                        s.other_cpus.get_or_insert(load);
+                    }
+                    let record = crate::stats::compare::RunFigures::from(&s);
+                    self.retired_figures.push_record(&record);
+                    if let Some(records) = &mut self.retired_records {
+                        records.push(record);
+                    }
                 }
             }
             self.retired.runs += 1;
