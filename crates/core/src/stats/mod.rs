@@ -5,6 +5,7 @@ pub mod dist;
 pub mod findings;
 pub mod mannwhitney;
 pub mod pacer;
+pub mod per_cycle;
 pub mod percentile;
 pub mod run_stats;
 pub mod summary;

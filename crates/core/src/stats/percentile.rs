@@ -37,33 +37,36 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
     percentiles_in_place(&mut values_ns.to_vec(), max_ns)
 }
 
-/// `percentiles_of`, selecting in `values_ns` itself (its order and values change).
+/// `percentiles_of`, selecting in `values_ns` itself (its order changes).
 pub fn percentiles_in_place(values_ns: &mut [u64], max_ns: u64) -> Percentiles {
-    if values_ns.is_empty() {
+    let n = values_ns.len();
+    percentiles_ranked(n, |rank| *values_ns.select_nth_unstable(rank - 1).1, max_ns)
+}
+
+/// The percentiles of `n` values given the value (ns) at each 1-based rank: the value at rank
+/// ceil(q * n), truncated to whole µs, reported as hdrhistogram's bucket edge for it, never
+/// above the exact maximum. Shared by the selection over a run's rows and the walk over its
+/// binned columns (`per_cycle`).
+pub fn percentiles_ranked(n: usize, mut at: impl FnMut(usize) -> u64, max_ns: u64) -> Percentiles {
+    if n == 0 {
         return Percentiles::default();
     }
     // Only the bucket edges are used: one empty histogram serves every call.
     static BUCKETS: std::sync::OnceLock<Histogram<u64>> = std::sync::OnceLock::new();
     let buckets = BUCKETS.get_or_init(|| histogram(&[]));
-    for v in values_ns.iter_mut() {
-        *v /= 1000;
-    }
-    let us = values_ns;
-    let n = us.len();
-    let mut at = |q: f64| {
+    let mut q = |q: f64| {
         // q is in 0..=1, so the rank is in 0..=n; `as` saturates, the clamp keeps 1..=n.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
-        let (_, v, _) = us.select_nth_unstable(rank - 1);
         ms(buckets
-            .highest_equivalent(*v)
+            .highest_equivalent(at(rank) / 1000)
             .saturating_mul(1000)
             .min(max_ns))
     };
     Percentiles {
-        p50: at(0.5),
-        p90: at(0.9),
-        p99: at(0.99),
+        p50: q(0.5),
+        p90: q(0.9),
+        p99: q(0.99),
         max: ms(max_ns),
     }
 }

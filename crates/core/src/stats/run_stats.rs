@@ -1,17 +1,12 @@
 //! The statistics engine: a run's running statistics, updated cycle by cycle.
 
 use super::findings::Facts;
+use super::ms;
 use super::pacer::PacerStats;
-use super::percentile::percentiles_in_place;
-
-thread_local! {
-    /// The per-cycle column a summary selects its medians and percentiles in.
-    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
+use super::per_cycle::{Col, CycleColumns};
 use super::summary::{
     ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
 };
-use super::{median_u64, ms};
 use gcscope_model::ScanLine;
 use gcscope_model::{Clock, Cpu, Cycle, GreenTeaCounts, LabStats};
 
@@ -95,9 +90,9 @@ struct Figures {
     /// install included).
     clock: Clock,
     gc_cpu: u64,
-    /// The per-cycle values medians and percentiles are taken from when a summary is asked
-    /// for (thousands of runs would otherwise hold thousands of histograms).
-    per: Rows,
+    /// The per-cycle values medians and percentiles are taken from: rows, binned past
+    /// `per_cycle::ROWS_CAP` cycles.
+    per: CycleColumns,
     pause_max: u64,
     mark_max: u64,
     live: Option<(u64, u64)>,
@@ -108,37 +103,7 @@ struct Figures {
     facts: Facts,
 }
 
-/// Per cycle, ns: the figures of `Col`, one row a cycle.
-///
-/// Kept as whole microseconds in 32 bits while every value allows it, which is always for
-/// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
-/// On this size a large log's summary spent a quarter of its time page-faulting in fresh
-/// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
-#[derive(Debug, Clone, PartialEq)]
-enum Rows {
-    Micros(Vec<[u32; Col::COUNT]>),
-    Nanos(Vec<[u64; Col::COUNT]>),
-}
-
-gcscope_model::named_enum! {
-    /// The columns of `Rows`: a cycle's figures that medians and percentiles are taken from,
-    /// in column order (`col as usize`).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum Col (name, from_name) {
-        Assist => "assist",
-        Background => "background",
-        Idle => "idle",
-        /// All GC CPU (`Derived::gc_cpu`).
-        GcCpu => "gc_cpu",
-        Pause => "pause",
-        /// Concurrent mark wall time (`Derived::mark`).
-        Mark => "mark",
-    }
-}
-
 impl Col {
-    const COUNT: usize = Col::ALL.len();
-
     /// A cycle's row.
     fn row(c: &Cycle, d: &Derived) -> [u64; Col::COUNT] {
         Col::ALL.map(|col| match col {
@@ -182,78 +147,6 @@ impl Derived {
                 .mark
                 .saturating_add(go15.clock_scan)
                 .saturating_add(go15.clock_install_wb),
-        }
-    }
-}
-
-impl Default for Rows {
-    fn default() -> Self {
-        Rows::Micros(Vec::new())
-    }
-}
-
-impl Rows {
-    fn push(&mut self, row: [u64; Col::COUNT]) {
-        if let Rows::Micros(v) = self {
-            let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
-            if micros.iter().all(Option::is_some) {
-                v.push(micros.map(|us| us.unwrap_or_default()));
-                return;
-            }
-            let wide = v.iter().map(|r| r.map(|us| u64::from(us) * 1000)).collect();
-            *self = Rows::Nanos(wide);
-        }
-        if let Rows::Nanos(v) = self {
-            v.push(row);
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Rows::Micros(v) => v.len(),
-            Rows::Nanos(v) => v.len(),
-        }
-    }
-
-    /// `other`'s rows after these.
-    fn append(&mut self, other: &Rows) {
-        match (&mut *self, other) {
-            (Rows::Micros(a), Rows::Micros(b)) => a.extend_from_slice(b),
-            _ => {
-                let mut wide = Vec::with_capacity(self.len() + other.len());
-                for rows in [&*self, other] {
-                    match rows {
-                        Rows::Micros(v) => {
-                            wide.extend(v.iter().map(|r| r.map(|us| u64::from(us) * 1000)))
-                        }
-                        Rows::Nanos(v) => wide.extend_from_slice(v),
-                    }
-                }
-                *self = Rows::Nanos(wide);
-            }
-        }
-    }
-
-    /// One figure of every cycle, ns, into `out` (cleared first).
-    fn column_into(&self, col: Col, out: &mut Vec<u64>) {
-        let i = col as usize;
-        out.clear();
-        match self {
-            Rows::Micros(v) => out.extend(v.iter().map(|r| u64::from(r[i]) * 1000)),
-            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[i])),
-        }
-    }
-
-    /// All GC CPU minus idle of every cycle, ns (never below 0: the sum saturates).
-    fn compulsory_into(&self, out: &mut Vec<u64>) {
-        let (g, i) = (Col::GcCpu as usize, Col::Idle as usize);
-        out.clear();
-        match self {
-            Rows::Micros(v) => out.extend(
-                v.iter()
-                    .map(|r| u64::from(r[g].saturating_sub(r[i])) * 1000),
-            ),
-            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[g].saturating_sub(r[i]))),
         }
     }
 }
@@ -636,27 +529,16 @@ impl Figures {
         }
         let n = self.n;
         let (cpu, clock) = (&self.cpu, &self.clock);
-        // One buffer for every column, kept for the next summary: a dashboard refreshing
-        // the summary of a run of millions of cycles spent most of its time having the
-        // kernel zero the fresh pages of new ones.
-        let mut buf = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-        let mut med = |col: Col| {
-            self.per.column_into(col, &mut buf);
-            median_u64(&mut buf).unwrap_or(0.0) / 1e6
-        };
+        let per = &self.per;
         let (assist, background, idle, gc_cpu) = (
-            med(Col::Assist),
-            med(Col::Background),
-            med(Col::Idle),
-            med(Col::GcCpu),
+            per.median_ms(Col::Assist),
+            per.median_ms(Col::Background),
+            per.median_ms(Col::Idle),
+            per.median_ms(Col::GcCpu),
         );
-        self.per.compulsory_into(&mut buf);
-        let compulsory = median_u64(&mut buf).unwrap_or(0.0) / 1e6;
-        self.per.column_into(Col::Pause, &mut buf);
-        let pause_ms = percentiles_in_place(&mut buf, self.pause_max);
-        self.per.column_into(Col::Mark, &mut buf);
-        let mark_ms = percentiles_in_place(&mut buf, self.mark_max);
-        SCRATCH.with(|s| *s.borrow_mut() = buf);
+        let compulsory = per.compulsory_median_ms();
+        let pause_ms = per.percentiles(Col::Pause, self.pause_max);
+        let mark_ms = per.percentiles(Col::Mark, self.mark_max);
         let mark_cpu = cpu
             .assist
             .saturating_add(cpu.background)
@@ -717,6 +599,7 @@ impl Figures {
             },
             gc_cpu_ms: ms(self.gc_cpu),
             compulsory_cpu_ms: ms(self.gc_cpu.saturating_sub(cpu.idle)),
+            per_cycle_binned: self.per.is_binned(),
             per_cycle_median_ms: PerCycle {
                 assist,
                 background,

@@ -52,6 +52,12 @@ pub struct RunSummary {
     pub compulsory_cpu_ms: f64,
     /// Per-cycle medians, ms.
     pub per_cycle_median_ms: PerCycle,
+    /// The run passed `per_cycle::ROWS_CAP` cycles, so its per-cycle figures come from
+    /// streaming bins (`stats::dist`): the medians of gctrace's own values and every
+    /// percentile are still exact; `gc_cpu` and `compulsory_cpu` are within 2^-10 of the
+    /// exact median. In JSON only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub per_cycle_binned: bool,
     /// idle / (assist + background + idle), over the run.
     pub idle_share: Option<f64>,
     /// STW pauses (sweep termination + mark termination), never the concurrent mark.

@@ -1,0 +1,345 @@
+//! A run's per-cycle figures, the ones medians and percentiles are taken from: every cycle's
+//! row while the run is short (exact, 24 bytes a cycle), one streaming distribution a column
+//! past `rows_cap()` cycles (`dist::Distribution`: constant memory however long the run).
+//!
+//! Binned, a column of gctrace's own values (assist, background, idle, pause, mark) still gives
+//! the exact median and percentiles: two of its distinct values never share a bin below 1 s
+//! (`dist`). A sum of several fields (a cycle's GC P time, its compulsory part) can share a bin
+//! with another, and its median is then within 2^-10 of the exact one; the summary says so
+//! (`RunSummary::per_cycle_binned`). tests/binned_figures.rs checks both over the corpus.
+
+use super::dist::Distribution;
+use super::median_u64;
+use super::percentile::{percentiles_ranked, Percentiles};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Cycles a run keeps as rows before its columns are binned: 96 KiB of rows at most.
+pub const ROWS_CAP: usize = 4096;
+
+static CAP: AtomicUsize = AtomicUsize::new(ROWS_CAP);
+
+/// The cap in force (`ROWS_CAP`).
+#[must_use]
+pub fn rows_cap() -> usize {
+    CAP.load(Relaxed)
+}
+
+/// Sets the cap for the whole process: for a test that compares binned figures with exact ones
+/// (tests/binned_figures.rs, a test binary of its own), never the program itself.
+#[doc(hidden)]
+pub fn set_rows_cap(cap: usize) {
+    CAP.store(cap, Relaxed);
+}
+
+thread_local! {
+    /// The per-cycle column a summary selects its medians and percentiles in.
+    static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Per cycle, ns: the figures of `Col`, one row a cycle.
+///
+/// Kept as whole microseconds in 32 bits while every value allows it, which is always for
+/// text (the runtime prints ms with at most three decimals): 24 bytes a cycle instead of 48.
+/// On this size a large log's summary spent a quarter of its time page-faulting in fresh
+/// memory. A value that is not whole µs (the lab's) or does not fit turns the run to ns.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Rows {
+    Micros(Vec<[u32; Col::COUNT]>),
+    Nanos(Vec<[u64; Col::COUNT]>),
+}
+
+gcscope_model::named_enum! {
+    /// The columns of `Rows`: a cycle's figures that medians and percentiles are taken from,
+    /// in column order (`col as usize`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Col (name, from_name) {
+        Assist => "assist",
+        Background => "background",
+        Idle => "idle",
+        /// All GC CPU (`run_stats::Derived::gc_cpu`).
+        GcCpu => "gc_cpu",
+        Pause => "pause",
+        /// Concurrent mark wall time (`run_stats::Derived::mark`).
+        Mark => "mark",
+    }
+}
+
+impl Col {
+    pub(super) const COUNT: usize = Col::ALL.len();
+}
+
+/// A column's index for the compulsory GC P time (all GC P time minus idle), after `Col`'s.
+const COMPULSORY: usize = Col::COUNT;
+
+/// A run's per-cycle figures: rows, then bins (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum CycleColumns {
+    Rows(Rows),
+    /// `Col`'s columns in order, then the compulsory GC P time, in ns.
+    Binned(Box<[Distribution; Col::COUNT + 1]>),
+}
+
+impl Default for CycleColumns {
+    fn default() -> Self {
+        CycleColumns::Rows(Rows::default())
+    }
+}
+
+fn binned() -> Box<[Distribution; Col::COUNT + 1]> {
+    Box::new(std::array::from_fn(|_| Distribution::with_cap(0)))
+}
+
+/// A row into the columns' distributions (ns as f64: exact below 2^53 ns, 104 days).
+fn bin_row(cols: &mut [Distribution; Col::COUNT + 1], row: [u64; Col::COUNT]) {
+    for (d, v) in cols.iter_mut().zip(row) {
+        d.push(v as f64);
+    }
+    let compulsory = row[Col::GcCpu as usize].saturating_sub(row[Col::Idle as usize]);
+    cols[COMPULSORY].push(compulsory as f64);
+}
+
+impl CycleColumns {
+    pub(super) fn push(&mut self, row: [u64; Col::COUNT]) {
+        self.push_capped(row, rows_cap());
+    }
+
+    fn push_capped(&mut self, row: [u64; Col::COUNT], cap: usize) {
+        match self {
+            CycleColumns::Rows(rows) if rows.len() < cap => rows.push(row),
+            CycleColumns::Rows(rows) => {
+                let mut cols = binned();
+                rows.for_each(|r| bin_row(&mut cols, r));
+                bin_row(&mut cols, row);
+                *self = CycleColumns::Binned(cols);
+            }
+            CycleColumns::Binned(cols) => bin_row(cols, row),
+        }
+    }
+
+    /// Whether the columns are binned.
+    pub(super) fn is_binned(&self) -> bool {
+        matches!(self, CycleColumns::Binned(_))
+    }
+
+    /// `other`'s cycles after these.
+    pub(super) fn append(&mut self, other: &CycleColumns) {
+        self.append_capped(other, rows_cap());
+    }
+
+    fn append_capped(&mut self, other: &CycleColumns, cap: usize) {
+        if let (CycleColumns::Rows(mine), CycleColumns::Rows(theirs)) = (&mut *self, other) {
+            if mine.len() + theirs.len() <= cap {
+                mine.append(theirs);
+                return;
+            }
+        }
+        if let CycleColumns::Rows(rows) = self {
+            let mut cols = binned();
+            rows.for_each(|r| bin_row(&mut cols, r));
+            *self = CycleColumns::Binned(cols);
+        }
+        let CycleColumns::Binned(cols) = self else {
+            unreachable!("binned just above")
+        };
+        match other {
+            CycleColumns::Rows(rows) => rows.for_each(|r| bin_row(cols, r)),
+            CycleColumns::Binned(theirs) => {
+                for (mine, theirs) in cols.iter_mut().zip(theirs.iter()) {
+                    mine.append(theirs);
+                }
+            }
+        }
+    }
+
+    /// A column's median, ms (0 without cycles).
+    pub(super) fn median_ms(&self, col: Col) -> f64 {
+        self.median_ns_of(col as usize) / 1e6
+    }
+
+    /// The median of all GC P time minus idle, cycle by cycle, ms.
+    pub(super) fn compulsory_median_ms(&self) -> f64 {
+        self.median_ns_of(COMPULSORY) / 1e6
+    }
+
+    fn median_ns_of(&self, col: usize) -> f64 {
+        match self {
+            CycleColumns::Rows(rows) => with_column(rows, col, |v| median_u64(v).unwrap_or(0.0)),
+            CycleColumns::Binned(cols) => cols[col].median().unwrap_or(0.0),
+        }
+    }
+
+    /// A column's percentiles (`percentile`'s definition), with the exact maximum `max_ns`.
+    pub(super) fn percentiles(&self, col: Col, max_ns: u64) -> Percentiles {
+        match self {
+            CycleColumns::Rows(rows) => with_column(rows, col as usize, |v| {
+                let n = v.len();
+                percentiles_ranked(n, |rank| *v.select_nth_unstable(rank - 1).1, max_ns)
+            }),
+            CycleColumns::Binned(cols) => {
+                let d = &cols[col as usize];
+                // Ranks are within 1..=len, and the values whole ns below 2^64.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                percentiles_ranked(
+                    d.len(),
+                    |rank| d.at_rank(rank).unwrap_or(0.0) as u64,
+                    max_ns,
+                )
+            }
+        }
+    }
+}
+
+/// `f` of one column of the rows (the compulsory one too), in the thread's reused buffer: a
+/// dashboard refreshing the summary of a long run spent most of its time having the kernel
+/// zero the fresh pages of new ones.
+fn with_column<T>(rows: &Rows, col: usize, f: impl FnOnce(&mut [u64]) -> T) -> T {
+    let mut buf = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if col == COMPULSORY {
+        rows.compulsory_into(&mut buf);
+    } else {
+        rows.column_into(col, &mut buf);
+    }
+    let out = f(&mut buf);
+    SCRATCH.with(|s| *s.borrow_mut() = buf);
+    out
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::Micros(Vec::new())
+    }
+}
+
+impl Rows {
+    pub(super) fn push(&mut self, row: [u64; Col::COUNT]) {
+        if let Rows::Micros(v) = self {
+            let micros = row.map(|ns| u32::try_from(ns / 1000).ok().filter(|_| ns % 1000 == 0));
+            if micros.iter().all(Option::is_some) {
+                v.push(micros.map(|us| us.unwrap_or_default()));
+                return;
+            }
+            let wide = v.iter().map(|r| r.map(|us| u64::from(us) * 1000)).collect();
+            *self = Rows::Nanos(wide);
+        }
+        if let Rows::Nanos(v) = self {
+            v.push(row);
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Rows::Micros(v) => v.len(),
+            Rows::Nanos(v) => v.len(),
+        }
+    }
+
+    /// `other`'s rows after these.
+    pub(super) fn append(&mut self, other: &Rows) {
+        match (&mut *self, other) {
+            (Rows::Micros(a), Rows::Micros(b)) => a.extend_from_slice(b),
+            _ => {
+                let mut wide = Vec::with_capacity(self.len() + other.len());
+                for rows in [&*self, other] {
+                    match rows {
+                        Rows::Micros(v) => {
+                            wide.extend(v.iter().map(|r| r.map(|us| u64::from(us) * 1000)))
+                        }
+                        Rows::Nanos(v) => wide.extend_from_slice(v),
+                    }
+                }
+                *self = Rows::Nanos(wide);
+            }
+        }
+    }
+
+    /// Every row, ns.
+    fn for_each(&self, mut f: impl FnMut([u64; Col::COUNT])) {
+        match self {
+            Rows::Micros(v) => v.iter().for_each(|r| f(r.map(|us| u64::from(us) * 1000))),
+            Rows::Nanos(v) => v.iter().for_each(|&r| f(r)),
+        }
+    }
+
+    /// One figure (column `i`) of every cycle, ns, into `out` (cleared first).
+    fn column_into(&self, i: usize, out: &mut Vec<u64>) {
+        out.clear();
+        match self {
+            Rows::Micros(v) => out.extend(v.iter().map(|r| u64::from(r[i]) * 1000)),
+            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[i])),
+        }
+    }
+
+    /// All GC CPU minus idle of every cycle, ns (never below 0: the sum saturates).
+    fn compulsory_into(&self, out: &mut Vec<u64>) {
+        let (g, i) = (Col::GcCpu as usize, Col::Idle as usize);
+        out.clear();
+        match self {
+            Rows::Micros(v) => out.extend(
+                v.iter()
+                    .map(|r| u64::from(r[g].saturating_sub(r[i])) * 1000),
+            ),
+            Rows::Nanos(v) => out.extend(v.iter().map(|r| r[g].saturating_sub(r[i]))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of gctrace-like values (whole µs, two significant digits), the GC P time a sum.
+    fn row(i: u64) -> [u64; Col::COUNT] {
+        let two = |k: u64| (10 + (i * k) % 90) * 10u64.pow(u32::try_from(i % 4).unwrap()) * 1000;
+        let (assist, background, idle) = (two(7), two(11), two(13));
+        [
+            assist,
+            background,
+            idle,
+            assist + background + idle + 20_000,
+            two(17),
+            two(19),
+        ]
+    }
+
+    fn figures(c: &CycleColumns) -> (Vec<f64>, Vec<Percentiles>) {
+        (
+            [Col::Assist, Col::Background, Col::Idle, Col::GcCpu]
+                .map(|col| c.median_ms(col))
+                .into_iter()
+                .chain([c.compulsory_median_ms()])
+                .collect(),
+            [Col::Pause, Col::Mark]
+                .map(|col| c.percentiles(col, u64::MAX))
+                .to_vec(),
+        )
+    }
+
+    /// Past the cap the columns are binned, by pushing or by appending (rows to rows past the
+    /// cap, rows to bins, bins to bins), and give the rows' figures: gctrace's values exactly,
+    /// the sums within a bin.
+    #[test]
+    fn binned_columns_give_the_rows_figures_however_they_were_joined() {
+        let n = 3000;
+        let mut exact = CycleColumns::default();
+        (0..n).for_each(|i| exact.push_capped(row(i), usize::MAX));
+        for (cap, cut) in [(0, 1000), (1000, 500), (1000, 2000), (2500, 1500)] {
+            let (mut first, mut second) = (CycleColumns::default(), CycleColumns::default());
+            (0..cut).for_each(|i| first.push_capped(row(i), cap));
+            (cut..n).for_each(|i| second.push_capped(row(i), cap));
+            first.append_capped(&second, cap);
+            assert!(
+                first.is_binned() && !exact.is_binned(),
+                "cap {cap} cut {cut}"
+            );
+            let ((me, pe), (mb, pb)) = (figures(&exact), figures(&first));
+            assert_eq!(pe, pb, "cap {cap} cut {cut}");
+            assert_eq!(me[..3], mb[..3], "cap {cap} cut {cut}");
+            for (e, b) in me[3..].iter().zip(&mb[3..]) {
+                assert!(
+                    (e - b).abs() <= e / 1024.0,
+                    "cap {cap} cut {cut}: {e} v {b}"
+                );
+            }
+        }
+    }
+}
