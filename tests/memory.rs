@@ -214,56 +214,78 @@ fn four_hundred_thousand_one_cycle_runs_stay_under_64_mib_headless() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `--csv` of one process's 3,000,000 cycles from a pipe stays under 64 MiB: rows are
-/// written as they come and the statistics behind them (`RunStats::lean`) hold nothing a
-/// cycle. (Before: 213 MB, the per-cycle values kept for medians no CSV prints.)
+/// One process's 3,000,000 cycles from a pipe stay under 64 MiB in `--csv` and `--json`.
+/// `--csv` writes rows as they come, and its statistics (`RunStats::lean`) hold nothing per
+/// cycle. `--json` summarises the run in full:
+/// - its per-cycle columns stream into bins past 4,096 cycles (`per_cycle`);
+/// - the pacer judges one block of 64 cycles in 2^k past 131,072 (`pacer::POINTS_CAP`), and
+///   says so.
+///
+/// Before: 213 MB for `--csv`, 263 MB for `--json`.
 #[test]
-fn csv_of_three_million_cycles_from_a_pipe_stays_under_64_mib() {
+fn csv_and_json_of_three_million_cycles_from_a_pipe_stay_under_64_mib() {
     const CYCLES: usize = 3_000_000;
     let real = std::fs::read_to_string("traces/go/go1.27.3_greentea_tree_p2_r1.log").unwrap();
     let tails: Vec<String> = real
         .lines()
         .filter_map(|l| l.split_once("%: ").map(|(_, t)| t.to_string()))
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
-        .args(["summary", "--csv", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let peak = watch_peak(child.id());
-    let mut stdin = std::io::BufWriter::new(child.stdin.take().unwrap());
-    // Written as it is made: the input never sits in this test's memory whole.
-    let writer = std::thread::spawn(move || {
-        for i in 0..CYCLES {
-            let tail = &tails[i % tails.len()];
-            writeln!(
-                stdin,
-                "gc {} @{}.{:03}s 29%: {tail}",
-                i + 1,
-                i / 10,
-                (i % 10) * 100
-            )
+    for format in ["--csv", "--json"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+            .args(["summary", format, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
             .unwrap();
+        let peak = watch_peak(child.id());
+        let mut stdin = std::io::BufWriter::new(child.stdin.take().unwrap());
+        let tails = tails.clone();
+        // Written as it is made: the input never sits in this test's memory whole.
+        let writer = std::thread::spawn(move || {
+            for i in 0..CYCLES {
+                let tail = &tails[i % tails.len()];
+                writeln!(
+                    stdin,
+                    "gc {} @{}.{:03}s 29%: {tail}",
+                    i + 1,
+                    i / 10,
+                    (i % 10) * 100
+                )
+                .unwrap();
+            }
+        });
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (mut rows, mut line, mut last, mut all) =
+            (0usize, String::new(), String::new(), String::new());
+        while stdout.read_line(&mut line).unwrap() > 0 {
+            rows += 1;
+            if format == "--json" {
+                all.push_str(&line);
+            }
+            std::mem::swap(&mut last, &mut line);
+            line.clear();
         }
-    });
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (mut rows, mut line, mut last) = (0usize, String::new(), String::new());
-    while stdout.read_line(&mut line).unwrap() > 0 {
-        rows += 1;
-        std::mem::swap(&mut last, &mut line);
-        line.clear();
+        writer.join().unwrap();
+        assert!(child.wait().unwrap().success());
+        if format == "--csv" {
+            assert_eq!(rows, CYCLES + 1, "a header and a row a cycle");
+            assert!(
+                last.starts_with(&format!("-,1,{CYCLES},{CYCLES},")),
+                "{last}"
+            );
+        } else {
+            let v: serde_json::Value = serde_json::from_str(&all).unwrap();
+            let run = &v["runs"][0];
+            assert_eq!(run["cycles"], CYCLES);
+            assert_eq!(run["per_cycle_binned"], true);
+            // 3M judged cycles over the 131,072-point cap: one block in 32.
+            assert_eq!(run["pacer"]["judged_one_block_in"], 32, "{}", run["pacer"]);
+            assert!(run["pause_ms"]["p99"].as_f64().unwrap() > 0.0);
+        }
+        let peak = peak.join().unwrap();
+        eprintln!("{format} of {CYCLES} cycles: peak {peak} KiB");
+        assert!(peak > 0 && peak < 64 << 10, "{format}: peak {peak} KiB");
     }
-    writer.join().unwrap();
-    assert!(child.wait().unwrap().success());
-    assert_eq!(rows, CYCLES + 1, "a header and a row a cycle");
-    assert!(
-        last.starts_with(&format!("-,1,{CYCLES},{CYCLES},")),
-        "{last}"
-    );
-    let peak = peak.join().unwrap();
-    eprintln!("--csv of {CYCLES} cycles: peak {peak} KiB");
-    assert!(peak > 0 && peak < 64 << 10, "peak {peak} KiB");
 }
 
 /// Where the spool of earlier runs cannot be written (a full disk, a TMPDIR that is not

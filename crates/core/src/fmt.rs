@@ -160,6 +160,9 @@ pub fn pacer_text(p: &crate::stats::pacer::PacerSummary) -> String {
             p.limit_cycles
         ));
     }
+    if let Some(n) = p.judged_one_block_in {
+        parts.push(format!("a long run: 1 block of 64 cycles in {n} judged"));
+    }
     if p.sampled_gaps > 0 {
         let what = if p.sampled_gaps == 1 {
             "cycle"

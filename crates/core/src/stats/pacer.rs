@@ -33,10 +33,23 @@ struct Point {
     roots: Option<u32>,
 }
 
+/// Judged cycles a run keeps for the read-back (2.5 MiB of points). Past it the run keeps
+/// one block of `BLOCK` consecutive cycle numbers in every 2, then 4, 8..., as many as fit:
+/// memory stays flat however long the run, and each kept block still has its neighbours for
+/// the flat-goal windows (which check that cycle numbers follow). The blocks kept are a
+/// function of the cycle numbers alone, so a file read in pieces keeps the same ones.
+const POINTS_CAP: usize = 1 << 17;
+/// Consecutive cycles a kept block holds.
+const BLOCK: u32 = 64;
+
 /// What a run's cycles say about its pacer, pushed one cycle at a time.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PacerStats {
     points: Vec<Point>,
+    /// Points are kept for one block in every 2^thinned (`POINTS_CAP`).
+    thinned: u32,
+    /// The cap on points, `POINTS_CAP` when 0 (a test lifts it to compare with every point).
+    cap: usize,
     prev: Option<Prev>,
     /// The run's first cycle.
     first: Option<First>,
@@ -81,6 +94,13 @@ const UNBOUNDED_GOAL_MB: u64 = 1 << 40;
 /// moments (the marked heap at mark termination, the stack scan of the cycle).
 const SLACK: f64 = 0.03;
 
+/// Whether cycle `num` is in a block kept once a run is thinned `thinned` times: block
+/// `num / BLOCK` is a multiple of 2^thinned.
+fn in_kept_block(num: u32, thinned: u32) -> bool {
+    let every = 1u32.checked_shl(thinned).map_or(u32::MAX, |n| n - 1);
+    (num / BLOCK) & every == 0
+}
+
 fn mb(bytes: u64) -> u32 {
     u32::try_from(bytes / MIB).unwrap_or(u32::MAX)
 }
@@ -112,12 +132,15 @@ impl PacerStats {
         match (self.prev, goal) {
             (_, Some(g)) if g >= UNBOUNDED_GOAL_MB => self.unbounded_goals += 1,
             (Some(p), Some(g)) if p.num.checked_add(1) == Some(c.num) => {
-                self.points.push(Point {
-                    num: c.num,
-                    goal: u32::try_from(g).unwrap_or(u32::MAX),
-                    h2: p.h2,
-                    roots: p.roots,
-                });
+                if self.kept(c.num) {
+                    self.points.push(Point {
+                        num: c.num,
+                        goal: u32::try_from(g).unwrap_or(u32::MAX),
+                        h2: p.h2,
+                        roots: p.roots,
+                    });
+                    self.thin();
+                }
             }
             (Some(_), _) => self.gaps += 1,
             (None, _) => {}
@@ -129,24 +152,56 @@ impl PacerStats {
         });
     }
 
+    /// Whether cycle `num`'s point is in a kept block (`POINTS_CAP`).
+    fn kept(&self, num: u32) -> bool {
+        in_kept_block(num, self.thinned)
+    }
+
+    /// Keeps one block in twice as many as before while the points are over the cap.
+    fn thin(&mut self) {
+        let cap = if self.cap == 0 { POINTS_CAP } else { self.cap };
+        while self.points.len() > cap {
+            self.thinned += 1;
+            let thinned = self.thinned;
+            self.points.retain(|p| in_kept_block(p.num, thinned));
+        }
+    }
+
     /// Another run's cycles that followed this run's (a file read in pieces).
     pub fn append(&mut self, other: &PacerStats) {
+        // Both thinned alike first: the blocks the more thinned kept are kept by the other too.
+        if other.thinned > self.thinned {
+            let thinned = other.thinned;
+            self.thinned = thinned;
+            self.points.retain(|p| in_kept_block(p.num, thinned));
+        }
         // The first cycle of `other` had no previous one there; here it has ours, and is
         // judged as `push` would have (its unbounded goal and Go 1.5 line are counted there).
         if let (Some(p), Some(f)) = (self.prev, other.first) {
             if !f.go15 && !f.goal_unbounded {
                 match f.goal {
-                    Some(goal) if p.num.checked_add(1) == Some(f.num) => self.points.push(Point {
-                        num: f.num,
-                        goal,
-                        h2: p.h2,
-                        roots: p.roots,
-                    }),
+                    Some(goal) if p.num.checked_add(1) == Some(f.num) => {
+                        if self.kept(f.num) {
+                            self.points.push(Point {
+                                num: f.num,
+                                goal,
+                                h2: p.h2,
+                                roots: p.roots,
+                            });
+                        }
+                    }
                     _ => self.gaps += 1,
                 }
             }
         }
-        self.points.extend_from_slice(&other.points);
+        let thinned = self.thinned;
+        self.points.extend(
+            other
+                .points
+                .iter()
+                .filter(|p| in_kept_block(p.num, thinned)),
+        );
+        self.thin();
         self.first = self.first.or(other.first);
         self.go15 += other.go15;
         self.gaps += other.gaps;
@@ -261,6 +316,11 @@ pub struct PacerSummary {
     pub formula: &'static str,
     /// Go 1.5 five-phase lines, not judged: that pacer set goals another way.
     pub go15_cycles: u32,
+    /// A run too long to keep every judged cycle: the cycles judged (and counted above) are
+    /// one block of 64 consecutive cycles in every this many (`POINTS_CAP`, 131,072 points).
+    /// In JSON only when thinned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_one_block_in: Option<u32>,
     /// Every judged goal within 2 % of one value while the live heap barely moved: a GOGC and
     /// a limit would print the same, so `gogc` may be a limit's ratio (`off` is then unknown
     /// unless the first cycle tells).
@@ -345,6 +405,8 @@ fn analyse(s: &PacerStats) -> PacerSummary {
         sampled_gaps: s.gaps,
         formula,
         go15_cycles: s.go15,
+        judged_one_block_in: (s.thinned > 0)
+            .then(|| 1u32.checked_shl(s.thinned).unwrap_or(u32::MAX)),
         flat_goal: false,
         limit_first: Vec::new(),
         pinned_first: Vec::new(),
@@ -945,6 +1007,76 @@ mod tests {
             assert!(s.gogc_cycles >= 55, "{s:?}");
             assert_eq!(s.floor_mb, Some((4.0 * got / 100.0).floor() as u32));
         }
+    }
+
+    /// A run longer than `POINTS_CAP` judges one block in 2^k and says so, and reads what
+    /// every point reads: the GOGC, a limit that binds for a stretch (about the same share of
+    /// the cycles judged), a change of setting (in the kept block where it fell). Its memory
+    /// holds at most the cap, and the run read in two pieces (`append`) keeps the same blocks
+    /// and says the same, at cuts that thin either piece first or neither.
+    #[test]
+    fn a_long_run_judges_blocks_and_reads_what_every_point_reads() {
+        let n = 3 * POINTS_CAP;
+        let run = |change: bool| {
+            let mut sim = Sim::new(100.0);
+            for k in 0..n {
+                if change && k == n / 2 {
+                    sim.gogc = 200.0;
+                }
+                if !change {
+                    sim.limit_goal_mb = (n / 2..n / 2 + 20_000).contains(&k).then_some(150.0);
+                }
+                sim.cycle(wave(k, 80.0, 20.0));
+            }
+            let (mut thinned, mut every) = (
+                PacerStats::default(),
+                PacerStats {
+                    cap: usize::MAX,
+                    ..Default::default()
+                },
+            );
+            sim.cycles.iter().for_each(|c| {
+                thinned.push(c);
+                every.push(c);
+            });
+            (sim, thinned, every)
+        };
+        let (sim, thinned, every) = run(false);
+        assert!(thinned.points.len() <= POINTS_CAP && thinned.points.len() > POINTS_CAP / 2);
+        let (s, all) = (thinned.summary(), every.summary());
+        assert_eq!(
+            (s.judged_one_block_in, all.judged_one_block_in),
+            (Some(4), None)
+        );
+        assert_eq!(s.cycles_judged as usize, thinned.points.len());
+        assert_eq!((s.gogc, all.gogc), (Some(100), Some(100)), "{s:?}");
+        let share = |x: &PacerSummary| f64::from(x.limit_cycles) / f64::from(x.cycles_judged);
+        assert!(share(&all) > 0.02, "{all:?}");
+        assert!((share(&s) - share(&all)).abs() < 0.01, "{s:?} {all:?}");
+        assert!(crate::fmt::pacer_text(&s).contains("1 block of 64 cycles in 4 judged"));
+        for cut in [1000, POINTS_CAP + 77, 2 * POINTS_CAP + 1, n - 3] {
+            let (mut a, mut b) = (PacerStats::default(), PacerStats::default());
+            sim.cycles[..cut].iter().for_each(|c| a.push(c));
+            sim.cycles[cut..].iter().for_each(|c| b.push(c));
+            a.append(&b);
+            assert_eq!(a.points, thinned.points, "cut {cut}");
+            assert_eq!(a.summary(), s, "cut {cut}");
+        }
+        // A short run is not thinned, and says nothing of blocks.
+        assert_eq!(sim.summary_from(n - 1000).judged_one_block_in, None);
+
+        // A change of setting half way: the blocks read what every point reads. (Both read
+        // this run's goals as a limit's: goals of GOGC 100 and 200 share a band over heaps
+        // 50 % apart, the ceiling shape; the same holds of every point, so it is the
+        // read-back's, not the blocks'.)
+        let (_, thinned, every) = run(true);
+        let (s, all) = (thinned.summary(), every.summary());
+        assert_eq!(
+            (s.gogc, s.changes.len()),
+            (all.gogc, all.changes.len()),
+            "{s:?} {all:?}"
+        );
+        assert!((share(&s) - share(&all)).abs() < 0.01, "{s:?} {all:?}");
     }
 
     #[test]
