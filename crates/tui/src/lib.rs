@@ -96,7 +96,11 @@ fn run_app(
         let (tx, rx) = tokio::sync::mpsc::channel::<Batch>(64);
         let panes = sources
             .iter()
-            .map(|(name, spec)| Pane::new(name.clone(), spec.live()))
+            .map(|(name, spec)| {
+                let mut p = Pane::new(name.clone(), spec.live());
+                p.timeline.cycles_hint = spec.cycles_hint();
+                p
+            })
             .collect();
         for (i, (_, spec)) in sources.into_iter().enumerate() {
             gcscope_source::spawn(spec, SourceId::from_index(i), tx.clone());

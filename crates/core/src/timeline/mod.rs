@@ -64,7 +64,16 @@ pub struct Timeline {
     pub several_processes: bool,
     /// Runs get `RunStats::lean` statistics: for a view that summarises nothing (`--csv`).
     pub lean_stats: bool,
+    /// At most this many cycles are to come (a file's size over the shortest gc line), or 0
+    /// when unknown. The first run to pass `RESERVE_FROM` cycles reserves room for them at
+    /// once, so that its cycles are not copied again and again as it grows: each copy held
+    /// the old vector and the new one, twice as large, at once (the dashboard's peak was twice
+    /// what its cycles took). Untouched room is address space, not memory.
+    pub cycles_hint: usize,
 }
+
+/// Cycles a run holds before it reserves room for the rest (`Timeline::cycles_hint`).
+pub const RESERVE_FROM: usize = 1 << 16;
 
 /// A steady-state window over each run: from cycle `from_cycle` on and from `after_ns` on
 /// (the run's own clock: time since its process started). A benchmark's setup cycles, some
@@ -388,6 +397,15 @@ impl Timeline {
                         });
                     }
                     if !self.drop_cycles {
+                        let len = r.cycles.len();
+                        if len == r.cycles.capacity()
+                            && len >= RESERVE_FROM
+                            && self.cycles_hint > len
+                        {
+                            // Refused (more than the machine will give): grown as before.
+                            let _ = r.cycles.try_reserve_exact(self.cycles_hint - len);
+                            self.cycles_hint = 0;
+                        }
                         r.cycles.push(*cycle);
                     }
                 }
@@ -634,6 +652,48 @@ mod tests {
             other_cpus: Some(0.5),
             stopped: None,
         })
+    }
+
+    /// A run that passes `RESERVE_FROM` cycles reserves room for the hinted rest once, so its
+    /// cycles are never copied again while it grows (the vector stays where it is); a hint the
+    /// machine refuses, or none, grows as before.
+    #[test]
+    fn a_hinted_run_reserves_its_room_once() {
+        for (hint, reserved) in [(RESERVE_FROM * 3, true), (usize::MAX / 2, false), (0, false)] {
+            let mut tl = Timeline {
+                cycles_hint: hint,
+                ..Timeline::default()
+            };
+            tl.apply(Event::RunStart {
+                run: gcscope_model::RunId::FIRST,
+                line: 1,
+                restart: None,
+            });
+            let mut at = None;
+            // One past where growing by doubling would move the vector again.
+            for num in 1..=u32::try_from(RESERVE_FROM * 2 + 1).unwrap() {
+                tl.apply(Event::Cycle {
+                    run: gcscope_model::RunId::FIRST,
+                    cycle: Box::new(Cycle {
+                        num,
+                        at: u64::from(num) * 1_000_000,
+                        line: u64::from(num),
+                        ..Default::default()
+                    }),
+                });
+                let cycles = &tl.runs[0].cycles;
+                if cycles.len() == RESERVE_FROM + 1 {
+                    at = Some(cycles.as_ptr());
+                }
+            }
+            let cycles = &tl.runs[0].cycles;
+            assert_eq!(cycles.len(), RESERVE_FROM * 2 + 1);
+            assert_eq!(at == Some(cycles.as_ptr()), reserved, "hint {hint}");
+            if reserved {
+                assert_eq!(cycles.capacity(), hint);
+            }
+            assert_eq!(tl.cycles_hint, 0, "the hint is spent once");
+        }
     }
 
     /// An A/B side's samples: each program that ended well, by its last Go process with
