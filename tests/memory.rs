@@ -217,7 +217,7 @@ fn four_hundred_thousand_one_cycle_runs_stay_under_64_mib_headless() {
 /// One process's 3,000,000 cycles from a pipe stay under 64 MiB in `--csv` and `--json`.
 /// `--csv` writes rows as they come, and its statistics (`RunStats::lean`) hold nothing per
 /// cycle. `--json` summarises the run in full:
-/// - its per-cycle columns stream into bins past 4,096 cycles (`per_cycle`);
+/// - its per-cycle columns stream into bins past 16,384 cycles (`per_cycle`);
 /// - the pacer judges one block of 64 cycles in 2^k past 131,072 (`pacer::POINTS_CAP`), and
 ///   says so.
 ///

@@ -47,22 +47,16 @@ pub enum Spec {
 }
 
 impl Spec {
-    /// At most how many cycles the source holds, when that is known before reading: a file's
-    /// size over the shortest gc line the runtime prints (`Timeline::cycles_hint`).
+    /// At most how many cycles the source holds, when that is known before reading
+    /// (`cycles_hint_of` its size; `Timeline::cycles_hint`).
     #[must_use]
     pub fn cycles_hint(&self) -> usize {
-        // The shortest lines the runtime prints, with their newline, are 74 bytes (Go 1.5
-        // without a goal, `gc #1 @0.0s 0%: 0+0+0+0+0 ms clock, 0+0+0+0/0/0+0 ms cpu, 0->0->0
-        // MB, 1 P`) and 76 (`gc 1 @0.0s 0%: 0+0+0 ms clock, 0+0/0/0+0 ms cpu, 0->0->0 MB, 0
-        // MB goal, 1 P`): 64 leaves room. An estimate too low only grows as before.
-        const SHORTEST_GC_LINE: usize = 64;
-        let bytes = match self {
+        cycles_hint_of(match self {
             Spec::File(path) => std::fs::metadata(path)
                 .map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX)),
             Spec::Embedded(bytes) => bytes.len(),
             _ => 0,
-        };
-        bytes / SHORTEST_GC_LINE
+        })
     }
 
     /// Cycles arrive over time (no replay).
@@ -78,6 +72,18 @@ impl Spec {
                 | Spec::Driven
         )
     }
+}
+
+/// At most how many cycles `bytes` of text hold: their size over the shortest gc line the
+/// runtime prints (`Timeline::cycles_hint`).
+#[must_use]
+pub fn cycles_hint_of(bytes: usize) -> usize {
+    // The shortest lines the runtime prints, with their newline, are 74 bytes (Go 1.5
+    // without a goal, `gc #1 @0.0s 0%: 0+0+0+0+0 ms clock, 0+0+0+0/0/0+0 ms cpu, 0->0->0 MB,
+    // 1 P`) and 76 (`gc 1 @0.0s 0%: 0+0+0 ms clock, 0+0/0/0+0 ms cpu, 0->0->0 MB, 0 MB goal,
+    // 1 P`): 64 leaves room. An estimate too low only grows as before.
+    const SHORTEST_GC_LINE: usize = 64;
+    bytes / SHORTEST_GC_LINE
 }
 
 /// Why a source stopped before its end: the model's, since it travels in `Event::End`.

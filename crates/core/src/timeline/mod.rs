@@ -659,7 +659,11 @@ mod tests {
     /// machine refuses, or none, grows as before.
     #[test]
     fn a_hinted_run_reserves_its_room_once() {
-        for (hint, reserved) in [(RESERVE_FROM * 3, true), (usize::MAX / 2, false), (0, false)] {
+        for (hint, reserved) in [
+            (RESERVE_FROM * 3, true),
+            (usize::MAX / 2, false),
+            (0, false),
+        ] {
             let mut tl = Timeline {
                 cycles_hint: hint,
                 ..Timeline::default()
