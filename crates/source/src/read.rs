@@ -62,10 +62,12 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, Sourc
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             // One piece per core, and more for a large file so that `cores` pieces of at
-            // most MAX_PIECE bytes are in memory at a time.
+            // most MAX_PIECE bytes are in memory at a time: a multiple of the cores, so that
+            // the last piece is not read alone (141 MB in 3 pieces on 2 cores read its third
+            // piece with the other core idle).
             let pieces = cores
                 .min(map.len() / MIN_PIECE)
-                .max(map.len().div_ceil(MAX_PIECE));
+                .max(map.len().div_ceil(MAX_PIECE).next_multiple_of(cores));
             // A piece read gives its pages back: they are the file's, read again from it
             // if touched again (a piece read a second time), so memory stays what the
             // figures need, not the file's size.
