@@ -51,6 +51,14 @@ struct Bin {
 }
 
 impl Bin {
+    /// `count` more values, of this least, greatest and sum.
+    fn add(&mut self, count: u64, min: f64, max: f64, sum: f64) {
+        self.count += count;
+        self.min = self.min.min(min);
+        self.max = self.max.max(max);
+        self.sum += sum;
+    }
+
     /// What the bin stands for: its value when every value in it was equal, else their mean.
     fn value(&self) -> f64 {
         if self.min == self.max {
@@ -159,10 +167,7 @@ impl Distribution {
         });
         // The same bin as the last value's, often (gctrace's values repeat): no probe.
         if let Some(b) = self.bins.get_mut(self.last).filter(|b| b.key == key) {
-            b.count += count;
-            b.min = b.min.min(min);
-            b.max = b.max.max(max);
-            b.sum += sum;
+            b.add(count, min, max, sum);
             return;
         }
         let at = self.slot(key);
@@ -186,11 +191,7 @@ impl Distribution {
             }
             i => {
                 self.last = i as usize;
-                let b = &mut self.bins[i as usize];
-                b.count += count;
-                b.min = b.min.min(min);
-                b.max = b.max.max(max);
-                b.sum += sum;
+                self.bins[i as usize].add(count, min, max, sum);
             }
         }
     }
