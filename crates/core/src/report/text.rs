@@ -542,7 +542,9 @@ fn compare_render(a: &[Source], b: &[Source], markdown: bool) -> String {
     if c.binned {
         let _ = writeln!(
             o,
-            "binned: a side has over {} runs, so its medians and p-values are read from bins              of at most 0.1 % of their values (exact for Go's printed figures, within 0.1 %              for sums); min and max are exact.",
+            "binned: a side has over {} runs, so its medians and p-values are read from bins \
+             of at most 0.1 % of their values (exact for Go's printed figures, within 0.1 % \
+             for sums); min and max are exact.",
             crate::stats::dist::EXACT_CAP
         );
     }
