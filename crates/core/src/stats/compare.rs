@@ -292,8 +292,8 @@ impl Row {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Side {
     runs: usize,
-    /// `Metric::ALL`'s figures in order (empty until the first run).
-    figures: Vec<Distribution>,
+    /// `Metric::ALL`'s figures in order.
+    figures: [Distribution; Metric::ALL.len()],
     /// The programs' own figures (`--metric`), in the order first seen.
     values: Vec<(String, Distribution)>,
     /// A run had fewer than `P99_CYCLES` cycles: its p99 is its maximum.
@@ -320,26 +320,13 @@ impl Side {
     /// A run's figures and the program's values.
     pub fn push<T: Figures>(&mut self, r: &T) {
         self.runs += 1;
-        if self.figures.is_empty() {
-            self.figures = vec![Distribution::default(); Metric::ALL.len()];
-        }
         for (m, d) in Metric::ALL.iter().zip(&mut self.figures) {
             if let Some(v) = r.figure(*m).filter(|v| !v.is_nan()) {
                 d.push(v);
             }
         }
-        for (name, v) in r.values() {
-            if v.is_nan() {
-                continue;
-            }
-            match self.values.iter_mut().find(|(n, _)| n == name) {
-                Some((_, d)) => d.push(*v),
-                None => {
-                    let mut d = Distribution::default();
-                    d.push(*v);
-                    self.values.push((name.clone(), d));
-                }
-            }
+        for (name, v) in r.values().iter().filter(|(_, v)| !v.is_nan()) {
+            entry(&mut self.values, name).push(*v);
         }
         self.short_runs |= r.cycles() < P99_CYCLES;
     }
@@ -348,10 +335,7 @@ impl Side {
     pub fn push_record(&mut self, r: &RunFigures) {
         self.push(r);
         for &id in &r.findings {
-            match self.findings.iter_mut().find(|(f, _)| *f == id) {
-                Some((_, n)) => *n += 1,
-                None => self.findings.push((id, 1)),
-            }
+            *entry(&mut self.findings, &id) += 1;
         }
         if r.other_cpus.is_some() || r.offcpu_share.is_some() {
             self.load_known += 1;
@@ -389,25 +373,16 @@ impl Side {
         if other.runs == 0 {
             return;
         }
-        if self.figures.is_empty() {
-            self.figures = vec![Distribution::default(); Metric::ALL.len()];
-        }
         self.runs += other.runs;
         for (mine, theirs) in self.figures.iter_mut().zip(&other.figures) {
             mine.append(theirs);
         }
         for (name, d) in &other.values {
-            match self.values.iter_mut().find(|(n, _)| n == name) {
-                Some((_, mine)) => mine.append(d),
-                None => self.values.push((name.clone(), d.clone())),
-            }
+            entry(&mut self.values, name).append(d);
         }
         self.short_runs |= other.short_runs;
         for &(id, n) in &other.findings {
-            match self.findings.iter_mut().find(|(f, _)| *f == id) {
-                Some((_, mine)) => *mine += n,
-                None => self.findings.push((id, n)),
-            }
+            *entry(&mut self.findings, &id) += n;
         }
         self.load_known += other.load_known;
         self.loaded += other.loaded;
@@ -453,9 +428,22 @@ impl Side {
             && self.values.iter().all(|(_, d)| d.is_exact())
     }
 
-    fn figure(&self, m: Metric) -> Option<&Distribution> {
-        self.figures.get(m as usize)
+    fn figure(&self, m: Metric) -> &Distribution {
+        &self.figures[m as usize]
     }
+}
+
+/// The value kept for `key` in a short list of pairs in the order first met, a default one
+/// added where there is none (a side has a few figure names and finding ids).
+fn entry<'a, K: PartialEq + Clone, V: Default>(list: &'a mut Vec<(K, V)>, key: &K) -> &'a mut V {
+    let at = match list.iter().position(|(k, _)| k == key) {
+        Some(at) => at,
+        None => {
+            list.push((key.clone(), V::default()));
+            list.len() - 1
+        }
+    };
+    &mut list[at].1
 }
 
 /// Every figure: the programs' own (`--metric`) first, as the published A/Bs put the
@@ -495,9 +483,7 @@ pub fn row<T: Figures>(m: Metric, a: &[T], b: &[T]) -> Row {
 }
 
 fn side_row(m: Metric, a: &Side, b: &Side) -> Row {
-    let empty = Distribution::default();
-    let (da, db) = (a.figure(m).unwrap_or(&empty), b.figure(m).unwrap_or(&empty));
-    let mut r = row_of(m.key(), m.label(), m.change(), da, db);
+    let mut r = row_of(m.key(), m.label(), m.change(), a.figure(m), b.figure(m));
     // GC CPU % is printed in percent already; the idle and assist shares are fractions.
     if matches!(m, Metric::IdleShare | Metric::AssistShare) {
         r.change = r.change.map(|pp| pp * 100.0);

@@ -10,7 +10,7 @@
 
 use super::dist::Distribution;
 use super::median_u64;
-use super::percentile::{percentiles_ranked, Percentiles};
+use super::percentile::{percentiles_in_place, percentiles_ranked, Percentiles};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Cycles a run keeps as rows before its columns are binned: 384 KiB of rows at most, and the
@@ -88,10 +88,6 @@ impl Default for CycleColumns {
     }
 }
 
-fn binned() -> Box<[Distribution; Col::COUNT + 1]> {
-    Box::new(std::array::from_fn(|_| Distribution::with_cap(0)))
-}
-
 /// A row into the columns' distributions (ns as f64: exact below 2^53 ns, 104 days).
 fn bin_row(cols: &mut [Distribution; Col::COUNT + 1], row: [u64; Col::COUNT]) {
     for (d, v) in cols.iter_mut().zip(row) {
@@ -109,13 +105,21 @@ impl CycleColumns {
     fn push_capped(&mut self, row: [u64; Col::COUNT], cap: usize) {
         match self {
             CycleColumns::Rows(rows) if rows.len() < cap => rows.push(row),
-            CycleColumns::Rows(rows) => {
-                let mut cols = binned();
-                rows.for_each(|r| bin_row(&mut cols, r));
-                bin_row(&mut cols, row);
-                *self = CycleColumns::Binned(cols);
-            }
-            CycleColumns::Binned(cols) => bin_row(cols, row),
+            _ => bin_row(self.binned(), row),
+        }
+    }
+
+    /// The columns' distributions, the rows moved into them first if need be.
+    fn binned(&mut self) -> &mut [Distribution; Col::COUNT + 1] {
+        if let CycleColumns::Rows(rows) = self {
+            let mut cols: Box<[Distribution; Col::COUNT + 1]> =
+                Box::new(std::array::from_fn(|_| Distribution::with_cap(0)));
+            rows.for_each(|r| bin_row(&mut cols, r));
+            *self = CycleColumns::Binned(cols);
+        }
+        match self {
+            CycleColumns::Binned(cols) => cols,
+            CycleColumns::Rows(_) => unreachable!("binned just above"),
         }
     }
 
@@ -136,14 +140,7 @@ impl CycleColumns {
                 return;
             }
         }
-        if let CycleColumns::Rows(rows) = self {
-            let mut cols = binned();
-            rows.for_each(|r| bin_row(&mut cols, r));
-            *self = CycleColumns::Binned(cols);
-        }
-        let CycleColumns::Binned(cols) = self else {
-            unreachable!("binned just above")
-        };
+        let cols = self.binned();
         match other {
             CycleColumns::Rows(rows) => rows.for_each(|r| bin_row(cols, r)),
             CycleColumns::Binned(theirs) => {
@@ -174,17 +171,19 @@ impl CycleColumns {
     /// A column's percentiles (`percentile`'s definition), with the exact maximum `max_ns`.
     pub(super) fn percentiles(&self, col: Col, max_ns: u64) -> Percentiles {
         match self {
-            CycleColumns::Rows(rows) => with_column(rows, col as usize, |v| {
-                let n = v.len();
-                percentiles_ranked(n, |rank| *v.select_nth_unstable(rank - 1).1, max_ns)
-            }),
+            CycleColumns::Rows(rows) => {
+                with_column(rows, col as usize, |v| percentiles_in_place(v, max_ns))
+            }
             CycleColumns::Binned(cols) => {
                 let d = &cols[col as usize];
-                // Ranks are within 1..=len, and the values whole ns below 2^64.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 percentiles_ranked(
                     d.len(),
-                    |rank| d.at_rank(rank).unwrap_or(0.0) as u64,
+                    // Ranks within 1..=len have a value; each is whole ns below 2^64.
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    |ranks| {
+                        let mut at = d.at_ranks(&ranks).into_iter();
+                        ranks.map(|_| at.next().flatten().unwrap_or(0.0) as u64)
+                    },
                     max_ns,
                 )
             }

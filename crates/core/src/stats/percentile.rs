@@ -40,33 +40,42 @@ pub fn percentiles_of(values_ns: &[u64], max_ns: u64) -> Percentiles {
 /// `percentiles_of`, selecting in `values_ns` itself (its order changes).
 pub fn percentiles_in_place(values_ns: &mut [u64], max_ns: u64) -> Percentiles {
     let n = values_ns.len();
-    percentiles_ranked(n, |rank| *values_ns.select_nth_unstable(rank - 1).1, max_ns)
+    percentiles_ranked(
+        n,
+        |ranks| ranks.map(|rank| *values_ns.select_nth_unstable(rank - 1).1),
+        max_ns,
+    )
 }
 
-/// The percentiles of `n` values given the value (ns) at each 1-based rank: the value at rank
-/// ceil(q * n), truncated to whole µs, reported as hdrhistogram's bucket edge for it, never
-/// above the exact maximum. Shared by the selection over a run's rows and the walk over its
-/// binned columns (`per_cycle`).
-pub fn percentiles_ranked(n: usize, mut at: impl FnMut(usize) -> u64, max_ns: u64) -> Percentiles {
+/// The percentiles of `n` values given the values (ns) at the three 1-based ranks asked for,
+/// p50's, p90's and p99's: the value at rank ceil(q * n), truncated to whole µs, reported as
+/// hdrhistogram's bucket edge for it, never above the exact maximum. Shared by the selection
+/// over a run's rows and the walk over its binned columns (`per_cycle`), which answers all
+/// three in one pass.
+pub fn percentiles_ranked(
+    n: usize,
+    at: impl FnOnce([usize; 3]) -> [u64; 3],
+    max_ns: u64,
+) -> Percentiles {
     if n == 0 {
         return Percentiles::default();
     }
     // Only the bucket edges are used: one empty histogram serves every call.
     static BUCKETS: std::sync::OnceLock<Histogram<u64>> = std::sync::OnceLock::new();
     let buckets = BUCKETS.get_or_init(|| histogram(&[]));
-    let mut q = |q: f64| {
-        // q is in 0..=1, so the rank is in 0..=n; `as` saturates, the clamp keeps 1..=n.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
+    // q is in 0..=1, so the rank is in 0..=n; `as` saturates, the clamp keeps 1..=n.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let ranks = [0.5, 0.9, 0.99].map(|q: f64| ((q * n as f64).ceil() as usize).clamp(1, n));
+    let [p50, p90, p99] = at(ranks).map(|ns| {
         ms(buckets
-            .highest_equivalent(at(rank) / 1000)
+            .highest_equivalent(ns / 1000)
             .saturating_mul(1000)
             .min(max_ns))
-    };
+    });
     Percentiles {
-        p50: q(0.5),
-        p90: q(0.9),
-        p99: q(0.99),
+        p50,
+        p90,
+        p99,
         max: ms(max_ns),
     }
 }
