@@ -472,3 +472,51 @@ fn concatenated_logs_join_without_reading_again() {
         assert_eq!(count.read_again, 0, "{pieces} pieces");
     }
 }
+
+/// The dashboard holds a run's cycles packed in gctrace's units (`CycleStore`): every cycle of
+/// every real trace either packs or is one that cannot (Go 1.5's extra phases, gctrace=2's
+/// scan counters, the lab's fields), so the 76-byte record is what real logs cost. And a packed
+/// cycle reads back as its line parsed on its own gives it, field for field.
+#[test]
+fn every_plain_gc_line_of_the_corpus_is_stored_packed() {
+    use gcscope_core::trace::parse;
+    let mut compared = 0;
+    for path in all_traces() {
+        let tl = read(&path);
+        let text = std::fs::read(&path).unwrap();
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        for run in &tl.runs {
+            let cannot = run
+                .cycles
+                .iter()
+                .filter(|c| c.go15.is_some() || c.scan.is_some() || c.lab.is_some())
+                .count();
+            assert_eq!(
+                run.cycles.whole_count(),
+                cannot,
+                "{}: cycles kept whole that could pack",
+                path.display()
+            );
+            let packed = run
+                .cycles
+                .iter()
+                .filter(|c| c.scan.is_none() && c.lab.is_none());
+            for stored in packed {
+                let Some(line) = usize::try_from(stored.line - 1)
+                    .ok()
+                    .and_then(|i| lines.get(i))
+                else {
+                    continue;
+                };
+                // A line the runtime's own output interleaved with is stitched from several.
+                if let parse::Line::Cycle { cycle, .. } = parse::parse_line(line) {
+                    let mut alone = *cycle;
+                    alone.line = stored.line;
+                    assert_eq!(alone, *stored, "{}:{}", path.display(), stored.line);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared} cycles compared");
+}

@@ -384,7 +384,7 @@ fn trace_out_round_trips_through_the_parser() {
         assert_eq!(r.scan, c.scan);
         assert!(c.scan.as_ref().is_some_and(|s| !s.classes.is_empty()));
         assert_eq!(
-            gcscope_core::trace::format::line(r),
+            gcscope_core::trace::format::line(&r),
             gcscope_core::trace::format::line(c)
         );
     }

@@ -134,7 +134,7 @@ proptest! {
         prop_assert_eq!(&streamed.output, &mapped.output);
         prop_assert_eq!(&streamed.notes, &mapped.notes);
         prop_assert_eq!(&streamed.problems, &mapped.problems);
-        let read: Vec<&Cycle> = streamed.runs.iter().flat_map(|r| &r.cycles).collect();
+        let read: Vec<std::borrow::Cow<Cycle>> = streamed.runs.iter().flat_map(|r| &r.cycles).collect();
         let mut attached = 0;
         for c in &read {
             if let Some(l) = &c.lab {

@@ -253,7 +253,7 @@ fn check(input: Vec<In>) -> Timeline {
     let (kept, dropped) = timelines(input);
     assert_eq!(
         from_summary(&kept),
-        from_records(&kept.runs[0].cycles),
+        from_records(&kept.runs[0].cycles.clone().into_iter().collect::<Vec<_>>()),
         "the summary and the per-cycle records disagree"
     );
     assert_eq!(
@@ -269,7 +269,7 @@ fn check(input: Vec<In>) -> Timeline {
     let run = &kept.runs[0];
     let mut replayed = RunStats::default();
     for c in &run.cycles {
-        replayed.push(c);
+        replayed.push(&c);
     }
     assert_eq!(
         serde_json::to_value(replayed.summary(run.first_line, run.restart)).unwrap(),

@@ -35,7 +35,10 @@ fn dir(sub: &str) -> PathBuf {
 fn cycles(path: &Path) -> (Vec<Cycle>, Option<gcscope_core::stats::pacer::PacerSummary>) {
     let tl = gcscope_source::read_path(path).unwrap();
     let run = tl.runs.iter().rev().find(|r| !r.cycles.is_empty()).unwrap();
-    (run.cycles.clone(), run.summary().and_then(|s| s.pacer))
+    (
+        run.cycles.clone().into_iter().collect(),
+        run.summary().and_then(|s| s.pacer),
+    )
 }
 
 /// What a recorded run measured, for the work it did.
@@ -47,7 +50,7 @@ struct Measured {
 }
 
 fn measure(c: &[Cycle]) -> Measured {
-    let (_, work) = fit::pairs(c);
+    let (_, work) = fit::pairs(&gcscope_model::CycleStore::from(c.to_vec()).all());
     Measured {
         cycles: c.len() as f64,
         cpu_s: c.iter().map(|c| c.compulsory_cpu() as f64 / 1e9).sum(),
@@ -273,7 +276,11 @@ fn score(cases: &[Case], table: &mut String, refused: &mut Vec<String>) -> Score
             fp = Some(pacer.summary());
         }
         let own = measure(&fc);
-        let t = match tune::tune(&fc, fp.as_ref(), &[c.setting]) {
+        let t = match tune::tune(
+            &gcscope_model::CycleStore::from(fc.clone()).all(),
+            fp.as_ref(),
+            &[c.setting],
+        ) {
             Ok(t) => t,
             Err(e) => {
                 refused.push(format!("{}: fit refused: {e}", c.fit.display()));

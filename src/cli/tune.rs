@@ -157,7 +157,7 @@ pub fn fit(args: &TuneArgs) -> Result<(String, usize, Tune)> {
     let run = &tl.runs[k];
     let pacer = run.summary().and_then(|s| s.pacer);
     let settings = settings(args, pacer.as_ref().and_then(|p| p.gogc));
-    let t = tune::tune(&run.cycles, pacer.as_ref(), &settings).map_err(|e| {
+    let t = tune::tune(&run.cycles.all(), pacer.as_ref(), &settings).map_err(|e| {
         anyhow::anyhow!(
             "{}, run {}: not tuned: {e}",
             gcscope_core::fmt::path(&args.trace),
@@ -209,11 +209,11 @@ fn env_of(s: &Setting) -> [String; 2] {
 
 /// The program's main run in its trace: the last process (`go run` traces the go command and
 /// the compiler first).
-fn main_cycles(tl: &Timeline) -> &[gcscope_model::Cycle] {
+fn main_cycles(tl: &Timeline) -> gcscope_model::CycleSlice<'_> {
     last_process(&tl.runs)
         .or_else(|| tl.runs.iter().rposition(|r| !r.cycles.is_empty()))
         .and_then(|k| tl.runs.get(k))
-        .map_or(&[], |r| &r.cycles)
+        .map_or(gcscope_model::CycleSlice::empty(), |r| r.cycles.all())
 }
 
 fn verify(args: &TuneArgs, name: &str, k: usize, t: &Tune) -> Result<()> {
@@ -296,7 +296,7 @@ fn verify(args: &TuneArgs, name: &str, k: usize, t: &Tune) -> Result<()> {
                 matches!(exit.status, gcscope_model::ExitStatus::Code(0)) && exit.stopped.is_none();
             let cycles = main_cycles(&tl);
             let got = if ok {
-                check::run_figures(cycles, t.basis.work_mib)
+                check::run_figures(&cycles, t.basis.work_mib)
             } else {
                 None
             };

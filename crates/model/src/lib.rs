@@ -10,9 +10,11 @@ pub mod event;
 pub mod ids;
 pub mod named;
 pub mod settings;
+pub mod store;
 pub mod units;
 
 pub use cycle::*;
 pub use error::{IoError, SourceError};
 pub use event::{Event, ExitStatus, NoteKind, ProgramExit, ProgramStart, ScanLine, Stopped};
 pub use ids::{CycleIndex, RunId, SourceId};
+pub use store::{CycleSlice, CycleStore};

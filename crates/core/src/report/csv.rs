@@ -147,7 +147,7 @@ impl<W: std::io::Write> CsvRows<W> {
     /// Writes and drops the cycles `run` holds.
     fn flush_run(&mut self, name: &str, tl: &mut Timeline, run: RunId) -> csv::Result<()> {
         if let Some(r) = tl.run_mut(run.index()) {
-            for c in r.cycles.drain(..) {
+            for c in std::mem::take(&mut r.cycles) {
                 self.w.serialize(Row::new(name, run.number(), &c))?;
                 self.rows += 1;
             }

@@ -4,7 +4,7 @@
 
 use super::run_stats::RunStats;
 use super::summary::RunSummary;
-use gcscope_model::Cycle;
+use gcscope_model::CycleSlice;
 
 /// One side's completed turns, kept up to date as its run's cycles arrive.
 #[derive(Debug, Default, Clone)]
@@ -20,14 +20,14 @@ pub struct TurnSamples {
 impl TurnSamples {
     /// Takes in the cycles of run `run` not seen yet (starting over for another run). Cycles
     /// without a turn (not an A/B) are not samples.
-    pub fn update(&mut self, run: usize, cycles: &[Cycle]) {
+    pub fn update(&mut self, run: usize, cycles: &CycleSlice<'_>) {
         if run != self.run || cycles.len() < self.seen {
             *self = TurnSamples {
                 run,
                 ..TurnSamples::default()
             };
         }
-        for c in &cycles[self.seen..] {
+        for c in cycles.slice(self.seen..cycles.len()) {
             let Some(turn) = c.lab.as_ref().and_then(|l| l.turn) else {
                 continue;
             };
@@ -36,7 +36,7 @@ impl TurnSamples {
                 self.current = Some((turn, RunStats::default()));
             }
             if let Some((_, stats)) = &mut self.current {
-                stats.push(c);
+                stats.push(&c);
             }
         }
         self.seen = cycles.len();
@@ -56,7 +56,7 @@ impl TurnSamples {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gcscope_model::LabStats;
+    use gcscope_model::{Cycle, CycleStore, LabStats};
 
     fn cycle(num: u32, turn: Option<u32>, setup: bool, assist_ns: u64) -> Cycle {
         Cycle {
@@ -86,23 +86,25 @@ mod tests {
             cycle(5, Some(3), false, 70),
         ];
         let mut t = TurnSamples::default();
-        t.update(0, &cycles[..3]);
+        let cycles = CycleStore::from(cycles.to_vec());
+        t.update(0, &cycles.slice(0..3));
         // Turn 0 was setup only; turn 1 is still in progress.
         assert!(t.done.is_empty());
-        t.update(0, &cycles);
+        t.update(0, &cycles.all());
         // Turns 1 and 2 are done; turn 3 is in progress.
         let assist: Vec<f64> = t.done.iter().map(|s| s.cpu_ms.assist).collect();
         assert_eq!(assist, [40e-6, 50e-6]);
         assert_eq!(t.done[0].cycles, 2);
         // Another run starts over.
-        t.update(1, &cycles[..2]);
+        t.update(1, &cycles.slice(0..2));
         assert!(t.done.is_empty());
     }
 
     #[test]
     fn cycles_outside_an_ab_are_not_samples() {
         let mut t = TurnSamples::default();
-        t.update(0, &[cycle(1, None, false, 1), cycle(2, None, false, 1)]);
+        let cycles = CycleStore::from(vec![cycle(1, None, false, 1), cycle(2, None, false, 1)]);
+        t.update(0, &cycles.all());
         assert!(t.done.is_empty() && t.current.is_none());
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::stats::summary::{RunStats, RunSummary};
 use gcscope_model::NoteKind;
-use gcscope_model::{Cycle, ScanStats};
+use gcscope_model::{Cycle, CycleStore, ScanStats};
 use gcscope_model::{Event, ProgramExit, ProgramStart, SourceError};
 
 mod retire;
@@ -207,7 +207,7 @@ impl Program {
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Run {
-    pub cycles: Vec<Cycle>,
+    pub cycles: CycleStore,
     pub stats: RunStats,
     pub first_line: u64,
     /// `(new, previous)` cycle numbers when this run began because the counter restarted.
@@ -377,7 +377,7 @@ impl Timeline {
                         r.before_window += 1;
                         return;
                     }
-                    if let Some(scan) = r.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                    if let Some(scan) = r.cycles.last_whole_mut().and_then(|c| c.scan.as_mut()) {
                         scan.classes.shrink_to_fit();
                     }
                     r.stats.push(&cycle);
@@ -472,9 +472,7 @@ impl Timeline {
     ) {
         for run in &mut other.runs {
             run.first_line += lines_before;
-            for c in &mut run.cycles {
-                c.line += lines_before;
-            }
+            run.cycles.shift_lines(lines_before);
         }
         for t in &mut other.output {
             t.line += lines_before;
@@ -494,7 +492,7 @@ impl Timeline {
                 .map(|i| &mut self.runs[i]);
             match mine {
                 Some(mine) => {
-                    if let Some(scan) = mine.cycles.last_mut().and_then(|c| c.scan.as_mut()) {
+                    if let Some(scan) = mine.cycles.last_whole_mut().and_then(|c| c.scan.as_mut()) {
                         scan.classes.shrink_to_fit();
                     }
                     mine.stats.append(&run.stats);
@@ -673,7 +671,6 @@ mod tests {
                 line: 1,
                 restart: None,
             });
-            let mut at = None;
             // One past where growing by doubling would move the vector again.
             for num in 1..=u32::try_from(RESERVE_FROM * 2 + 1).unwrap() {
                 tl.apply(Event::Cycle {
@@ -685,17 +682,16 @@ mod tests {
                         ..Default::default()
                     }),
                 });
-                let cycles = &tl.runs[0].cycles;
-                if cycles.len() == RESERVE_FROM + 1 {
-                    at = Some(cycles.as_ptr());
-                }
             }
             let cycles = &tl.runs[0].cycles;
             assert_eq!(cycles.len(), RESERVE_FROM * 2 + 1);
-            assert_eq!(at == Some(cycles.as_ptr()), reserved, "hint {hint}");
-            if reserved {
-                assert_eq!(cycles.capacity(), hint);
-            }
+            // Reserved once: exactly the hint, never grown again; else grown by doubling.
+            assert_eq!(cycles.capacity() == hint, reserved, "hint {hint}");
+            assert_eq!(
+                cycles.capacity().is_power_of_two(),
+                !reserved,
+                "hint {hint}"
+            );
             assert_eq!(tl.cycles_hint, 0, "the hint is spent once");
         }
     }

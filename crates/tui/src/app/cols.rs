@@ -4,7 +4,7 @@
 //! (`SeriesIndex`), so a refresh costs what the screen shows, not what was loaded.
 
 use super::pane::Pane;
-use gcscope_model::{Cycle, RunId};
+use gcscope_model::{Cycle, CycleSlice, RunId};
 
 /// Per-cycle series over the visible window, at most `COLS` values each (the largest of each
 /// bucket of cycles, so spikes survive), plus the pause distribution and outliers. A frame
@@ -97,7 +97,7 @@ fn flags(c: &Cycle) -> u8 {
 impl SeriesIndex {
     /// Folds in the shown cycles `all` of `run`, from scratch when they are not those
     /// folded so far continued (another run, fewer shown, a replay from the start).
-    fn extend(&mut self, run: RunId, all: &[Cycle]) {
+    fn extend(&mut self, run: RunId, all: &CycleSlice<'_>) {
         if run != self.run || all.len() < self.upto {
             *self = SeriesIndex {
                 run,
@@ -116,14 +116,13 @@ impl SeriesIndex {
         }
         let whole = all.len() / BLOCK;
         for b in self.blocks.len()..whole {
-            let cycles = &all[b * BLOCK..(b + 1) * BLOCK];
             let mut max = [0u64; SERIES];
             let mut f = 0;
-            for c in cycles {
-                for (m, v) in max.iter_mut().zip(series(c)) {
+            for c in all.slice(b * BLOCK..(b + 1) * BLOCK) {
+                for (m, v) in max.iter_mut().zip(series(&c)) {
                     *m = (*m).max(v);
                 }
-                f |= flags(c);
+                f |= flags(&c);
             }
             self.blocks.push((max, f));
         }
@@ -131,7 +130,7 @@ impl SeriesIndex {
     }
 
     /// Each series' maximum and the flags over `all[range]`.
-    fn fold(&self, all: &[Cycle], range: std::ops::Range<usize>) -> ([u64; SERIES], u8) {
+    fn fold(&self, all: &CycleSlice<'_>, range: std::ops::Range<usize>) -> ([u64; SERIES], u8) {
         let mut max = [0u64; SERIES];
         let mut f = 0;
         let mut take = |m: &[u64; SERIES], fl: u8| {
@@ -144,18 +143,18 @@ impl SeriesIndex {
         let first = lo.div_ceil(BLOCK);
         let last = (hi / BLOCK).min(self.blocks.len());
         if first >= last {
-            for c in &all[lo..hi] {
-                take(&series(c), flags(c));
+            for c in all.slice(lo..hi) {
+                take(&series(&c), flags(&c));
             }
         } else {
-            for c in &all[lo..first * BLOCK] {
-                take(&series(c), flags(c));
+            for c in all.slice(lo..first * BLOCK) {
+                take(&series(&c), flags(&c));
             }
             for (m, fl) in &self.blocks[first..last] {
                 take(m, *fl);
             }
-            for c in &all[last * BLOCK..hi] {
-                take(&series(c), flags(c));
+            for c in all.slice(last * BLOCK..hi) {
+                take(&series(&c), flags(&c));
             }
         }
         (max, f)
@@ -185,13 +184,18 @@ pub fn pause_bucket(pause_ns: u64) -> usize {
 }
 
 /// Largest value of each of up to `w` buckets of `cycles`.
-pub fn downsample(cycles: &[Cycle], w: usize, value: impl Fn(&Cycle) -> u64) -> Vec<u64> {
+pub fn downsample(cycles: &CycleSlice<'_>, w: usize, value: impl Fn(&Cycle) -> u64) -> Vec<u64> {
     let n = cycles.len();
     let w = w.min(n);
     (0..w)
         .map(|j| {
             let (lo, hi) = (j * n / w, ((j + 1) * n / w).max(j * n / w + 1));
-            cycles[lo..hi.min(n)].iter().map(&value).max().unwrap_or(0)
+            cycles
+                .slice(lo..hi.min(n))
+                .iter()
+                .map(|c| value(&c))
+                .max()
+                .unwrap_or(0)
         })
         .collect()
 }
@@ -205,7 +209,7 @@ pub(super) fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     }
     let mut index = std::mem::take(&mut p.cols.index);
     let all = p.cycles();
-    index.extend(p.run, all);
+    index.extend(p.run, &all);
     // `downsample`'s buckets over the window, each the maximum of its blocks.
     let n = w.len();
     let width = COLS.min(n);
@@ -213,7 +217,7 @@ pub(super) fn refresh_cols(p: &mut Pane, w: std::ops::Range<usize>) {
     let mut any = 0;
     for j in 0..width {
         let (lo, hi) = (j * n / width, ((j + 1) * n / width).max(j * n / width + 1));
-        let (max, f) = index.fold(all, w.start + lo..w.start + hi.min(n));
+        let (max, f) = index.fold(&all, w.start + lo..w.start + hi.min(n));
         for (col, v) in columns.iter_mut().zip(max) {
             col.push(v);
         }
@@ -263,7 +267,7 @@ mod tests {
     use super::*;
     use crate::app::testing::pane_of;
 
-    fn heap_live(values: &[u64]) -> Vec<Cycle> {
+    fn heap_live(values: &[u64]) -> gcscope_model::CycleStore {
         values
             .iter()
             .map(|&v| Cycle {
@@ -275,7 +279,7 @@ mod tests {
 
     #[test]
     fn downsample_keeps_the_largest_value_of_each_bucket() {
-        let d = |values: &[u64], w| downsample(&heap_live(values), w, |c| c.heap_live);
+        let d = |values: &[u64], w| downsample(&heap_live(values).all(), w, |c| c.heap_live);
         assert_eq!(d(&[1, 5, 2, 7, 3, 0], 3), [5, 7, 3]);
         // 7 cycles in 3 buckets: 2, 2 and 3 cycles.
         assert_eq!(d(&[4, 1, 9, 2, 8, 3, 7], 3), [4, 9, 8]);
@@ -312,13 +316,14 @@ mod tests {
             })
             .collect();
         let mut p = pane_of(cycles.iter().cloned());
+        let store = gcscope_model::CycleStore::from(cycles.clone());
         for shown in [0, 1, 63, 64, 65, 700, 2048, 3000] {
             p.shown = shown;
             for _ in 0..6 {
                 let a = rand(shown as u64 + 1) as usize;
                 let b = a + rand((shown - a) as u64 + 1) as usize;
                 refresh_cols(&mut p, a..b);
-                let w = &cycles[a..b];
+                let w = &store.slice(a..b);
                 assert_eq!(p.cols.pause, downsample(w, COLS, Cycle::pause));
                 assert_eq!(p.cols.mark, downsample(w, COLS, Cycle::mark_wall));
                 assert_eq!(
@@ -344,7 +349,7 @@ mod tests {
     /// a cycle, not stretched.
     #[test]
     fn downsample_keeps_a_short_run_as_it_is() {
-        let d = |values: &[u64], w| downsample(&heap_live(values), w, |c| c.heap_live);
+        let d = |values: &[u64], w| downsample(&heap_live(values).all(), w, |c| c.heap_live);
         assert_eq!(d(&[3, 8], 5), [3, 8]);
         assert_eq!(d(&[3, 8], 2), [3, 8]);
         assert_eq!(d(&[], 5), Vec::<u64>::new());

@@ -16,7 +16,7 @@ use super::keys::Action;
 use gcscope_core::stats::compare::{self, Metric, Row};
 use gcscope_core::stats::summary::{RunStats, RunSummary};
 use gcscope_model::settings;
-use gcscope_model::{CycleIndex, Event, RunId, SourceId};
+use gcscope_model::{CycleIndex, CycleSlice, Event, RunId, SourceId};
 use gcscope_source::{LabControl, LabKnob};
 use pane::{clamped, FIRST_CYCLE};
 use std::time::Duration;
@@ -226,8 +226,8 @@ impl App {
                     *run = p.run;
                     *stats = RunStats::default();
                 }
-                for c in &r.cycles[stats.cycles()..p.shown] {
-                    stats.push(c);
+                for c in r.cycles.slice(stats.cycles()..p.shown) {
+                    stats.push(&c);
                 }
                 stats.summary(r.first_line, r.restart)
             };
@@ -292,8 +292,11 @@ impl App {
             return;
         }
         for p in &mut self.panes {
-            let cycles = p.timeline.run(p.run.index()).map_or(&[][..], |r| &r.cycles);
-            p.turns.update(p.run.index(), cycles);
+            let cycles = p
+                .timeline
+                .run(p.run.index())
+                .map_or(CycleSlice::empty(), |r| r.cycles.all());
+            p.turns.update(p.run.index(), &cycles);
         }
         let (a, b) = (&self.panes[0], &self.panes[1]);
         if !a.timeline.programs.is_empty() && !b.timeline.programs.is_empty() {

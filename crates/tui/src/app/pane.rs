@@ -7,7 +7,8 @@ use gcscope_core::stats::summary::{RunStats, RunSummary};
 use gcscope_core::stats::tune::Tune;
 use gcscope_core::stats::turns::TurnSamples;
 use gcscope_core::timeline::{Retire, Run, Timeline};
-use gcscope_model::{Cycle, CycleIndex, RunId};
+use gcscope_model::{Cycle, CycleIndex, CycleSlice, RunId};
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 /// The first cycle of a run.
@@ -118,9 +119,9 @@ impl Pane {
         }
         self.tune_key = Some(key);
         self.tune = self.timeline.run(self.run.index()).map(|r| {
-            let shown = &r.cycles[..self.shown.min(r.cycles.len())];
+            let shown = r.cycles.slice(0..self.shown);
             let pacer = self.summary.as_ref().and_then(|s| s.pacer.as_ref());
-            gcscope_core::stats::tune::tune(shown, pacer, &[]).map_err(|e| e.to_string())
+            gcscope_core::stats::tune::tune(&shown, pacer, &[]).map_err(|e| e.to_string())
         });
     }
 
@@ -131,13 +132,13 @@ impl Pane {
 
     /// The revealed cycles of the selected run.
     #[must_use]
-    pub fn cycles(&self) -> &[Cycle] {
+    pub fn cycles(&self) -> CycleSlice<'_> {
         self.current_run()
-            .map_or(&[][..], |r| &r.cycles[..self.shown.min(r.cycles.len())])
+            .map_or(CycleSlice::empty(), |r| r.cycles.slice(0..self.shown))
     }
 
     #[must_use]
-    pub fn selected(&self) -> Option<&Cycle> {
+    pub fn selected(&self) -> Option<Cow<'_, Cycle>> {
         self.cycles().get(self.cursor.index())
     }
 

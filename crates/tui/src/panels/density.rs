@@ -5,7 +5,6 @@ use super::{block, columns, spark, MARK};
 use crate::app::Pane;
 use crate::view::Theme;
 use gcscope_core::fmt::fmt_num;
-use gcscope_model::Cycle;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
@@ -46,7 +45,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let data = columns(&p.cols.density_x10, inner.width as usize);
     let sel = p
         .selected()
-        .and_then(Cycle::page_density)
+        .and_then(|c| c.page_density())
         .map_or("-".into(), fmt_num);
     // The lab's run-length histogram: how many page visits scanned 1, 2-3, 4-7... objects.
     let hist = p

@@ -21,7 +21,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let room = area.height.saturating_sub(2);
     let mut lines = Vec::new();
     if room >= 6 {
-        lines.push(Line::from(Span::styled(format::line(c), theme.bold())));
+        lines.push(Line::from(Span::styled(format::line(&c), theme.bold())));
     }
     lines.push(Line::from(format!(
         "gc {} ({}) started @{:.3}s{}; Go's GC {}% (of the Ps' time since the program started)",

@@ -4,7 +4,7 @@
 use super::{block, columns, cursor_col, fit, label_row, ms, spark, MARK, PAUSE};
 use crate::app::Pane;
 use crate::view::Theme;
-use gcscope_model::Cycle;
+use gcscope_model::CycleSlice;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Color;
 use ratatui::widgets::Paragraph;
@@ -17,15 +17,19 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     ));
     let inner = outer.inner(area);
     f.render_widget(outer, area);
-    let cycles = &p.cycles()[p.cols.window.clone()];
+    let cycles = p.cycles().slice(p.cols.window.clone());
     let w = inner.width as usize;
     let sel = p.selected();
     let pause_max = ms(p.cols.pause.iter().copied().max().unwrap_or(0));
     let mark_max = ms(p.cols.mark.iter().copied().max().unwrap_or(0));
     if inner.height < 5 {
         let [a, b, axis] = Layout::vertical([Constraint::Length(1); 3]).areas(inner);
-        let sel_pause = sel.map_or(String::new(), |c| format!(" {}", ms(c.pause())));
-        let sel_mark = sel.map_or(String::new(), |c| format!(" {}", ms(c.mark_wall())));
+        let sel_pause = sel
+            .as_ref()
+            .map_or(String::new(), |c| format!(" {}", ms(c.pause())));
+        let sel_mark = sel
+            .as_ref()
+            .map_or(String::new(), |c| format!(" {}", ms(c.mark_wall())));
         label_row(
             f,
             format!("STW{sel_pause}ms"),
@@ -35,7 +39,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
             a,
         );
         label_row(f, format!("mark{sel_mark}ms"), &p.cols.mark, MARK, theme, b);
-        time_axis(f, p, cycles, axis, theme);
+        time_axis(f, p, &cycles, axis, theme);
         return;
     }
     let [a, b, axis] = Layout::vertical([
@@ -48,7 +52,7 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     let mark = columns(&p.cols.mark, w);
     let t_pause = format!(
         "STW pause ms (max {pause_max}){}",
-        sel.map_or(String::new(), |c| format!(
+        sel.as_ref().map_or(String::new(), |c| format!(
             "  sel {}+{}",
             ms(c.clock.sweep_term),
             ms(c.clock.mark_term)
@@ -56,17 +60,18 @@ pub(crate) fn draw(f: &mut Frame, p: &Pane, area: Rect, theme: Theme) {
     );
     let t_mark = format!(
         "mark ms (max {mark_max}){}",
-        sel.map_or(String::new(), |c| format!("  sel {}", ms(c.mark_wall())))
+        sel.as_ref()
+            .map_or(String::new(), |c| format!("  sel {}", ms(c.mark_wall())))
     );
     f.render_widget(spark(&pause, fit(&t_pause, w), PAUSE, theme), a);
     f.render_widget(spark(&mark, fit(&t_mark, w), MARK, theme), b);
-    time_axis(f, p, cycles, axis, theme);
+    time_axis(f, p, &cycles, axis, theme);
 }
 
 /// The window's first and last start times, and a `^` under the selected cycle with its
 /// number beside it, on the side with more room (`^gc 5`, `gc 5^`): an A/B side's header
 /// has no room for the selected cycle below 200 columns; the axis always has.
-fn time_axis(f: &mut Frame, p: &Pane, cycles: &[Cycle], area: Rect, theme: Theme) {
+fn time_axis(f: &mut Frame, p: &Pane, cycles: &CycleSlice<'_>, area: Rect, theme: Theme) {
     let (Some(first), Some(last)) = (cycles.first(), cycles.last()) else {
         return;
     };

@@ -7,7 +7,7 @@
 //! (the program, not the pacer, started it) is left out of the fit, and its allocation still
 //! counts in the work.
 
-use gcscope_model::Cycle;
+use gcscope_model::{Cycle, CycleSlice};
 use serde::Serialize;
 
 /// MiB, the unit gctrace prints as "MB" (the runtime divides by 1<<20).
@@ -84,11 +84,10 @@ fn ms(ns: u64) -> f64 {
 
 /// The pairs of a run, and the allocation of every cycle (pairs left out included), MiB.
 #[must_use]
-pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
+pub fn pairs(cycles: &CycleSlice<'_>) -> (Vec<Pair>, f64) {
     let mut out = Vec::with_capacity(cycles.len());
     let mut work = 0.0;
-    for w in cycles.windows(2) {
-        let (p, c) = (&w[0], &w[1]);
+    for (p, c) in cycles.pairs() {
         if c.num != p.num + 1 {
             continue;
         }
@@ -104,7 +103,7 @@ pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
         let cpu = &c.cpu;
         out.push(Pair {
             live: mib(p.heap_live),
-            roots: if p.stacks.is_some() { roots(p) } else { 0.0 },
+            roots: if p.stacks.is_some() { roots(&p) } else { 0.0 },
             goal: goal as f64 / MIB,
             runway_used: {
                 let runway = (goal as f64 - p.heap_live as f64).max(MIB);
@@ -114,7 +113,7 @@ pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
             alloc,
             cost_ms: ms(c.compulsory_cpu()),
             idle_ms: ms(cpu.idle),
-            scan: mib(c.heap_live) + roots(c),
+            scan: mib(c.heap_live) + roots(&c),
             at_s: c.at as f64 / 1e9,
             true_live: (mib(p.heap_live) - p.heap_end.saturating_sub(p.heap_start) as f64 / MIB)
                 .max(0.0),
@@ -130,11 +129,11 @@ pub fn pairs(cycles: &[Cycle]) -> (Vec<Pair>, f64) {
 /// The allocation that forced cycles collected (each from the cycle before it), MiB: work the
 /// program's own runtime.GC() calls, not the pacer, ended.
 #[must_use]
-pub fn forced_work(cycles: &[Cycle]) -> f64 {
+pub fn forced_work(cycles: &CycleSlice<'_>) -> f64 {
     cycles
-        .windows(2)
-        .filter(|w| w[1].num == w[0].num + 1 && (w[1].forced || w[1].leak_check))
-        .map(|w| (w[1].heap_end as f64 - w[0].heap_live as f64).max(0.0) / MIB)
+        .pairs()
+        .filter(|(p, c)| c.num == p.num + 1 && (c.forced || c.leak_check))
+        .map(|(p, c)| (c.heap_end as f64 - p.heap_live as f64).max(0.0) / MIB)
         .sum()
 }
 

@@ -38,7 +38,7 @@ pub mod fit;
 pub mod verify;
 
 use fit::{CostFit, Pair};
-use gcscope_model::Cycle;
+use gcscope_model::CycleSlice;
 use serde::Serialize;
 
 /// A memory limit's heap goal: the limit less the memory the runtime maps beside the heap
@@ -394,7 +394,7 @@ fn run_model(
 /// # Errors
 /// A [`Refusal`] when the model does not apply to the run.
 pub fn tune(
-    cycles: &[Cycle],
+    cycles: &CycleSlice<'_>,
     pacer: Option<&crate::stats::pacer::PacerSummary>,
     settings: &[Setting],
 ) -> Result<Tune, Refusal> {

@@ -7,7 +7,16 @@
 )]
 
 use super::*;
-use gcscope_model::{Clock, Cpu};
+use gcscope_model::{Clock, Cpu, Cycle, CycleStore};
+
+/// `super::tune` over cycles as a run stores them.
+fn tune(
+    cycles: &[Cycle],
+    pacer: Option<&crate::stats::pacer::PacerSummary>,
+    settings: &[Setting],
+) -> Result<Tune, Refusal> {
+    super::tune(&CycleStore::from(cycles.to_vec()).all(), pacer, settings)
+}
 
 const MIB_U: u64 = 1 << 20;
 

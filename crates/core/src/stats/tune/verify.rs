@@ -7,7 +7,7 @@
 use super::fit;
 use super::{Prediction, Setting};
 use crate::stats::Spread;
-use gcscope_model::Cycle;
+use gcscope_model::CycleSlice;
 use serde::Serialize;
 
 /// The model's stated tolerance per figure, as a share of the prediction.
@@ -35,7 +35,7 @@ pub struct RunFigures {
 /// A run's figures for `work_fit` MiB of work; `None` for a run with under two cycles (no
 /// work to scale by).
 #[must_use]
-pub fn run_figures(cycles: &[Cycle], work_fit: f64) -> Option<RunFigures> {
+pub fn run_figures(cycles: &CycleSlice<'_>, work_fit: f64) -> Option<RunFigures> {
     let (_, work) = fit::pairs(cycles);
     if cycles.len() < 2 || work <= 0.0 {
         return None;
