@@ -127,7 +127,9 @@ impl Distribution {
             self.exact.push(v);
             return;
         }
-        self.spill();
+        if !self.exact.is_empty() {
+            self.spill();
+        }
         self.bin(v, 1, v, v, v);
     }
 
@@ -149,6 +151,7 @@ impl Distribution {
     }
 
     /// Moves the exact values into bins.
+    #[cold]
     fn spill(&mut self) {
         for v in std::mem::take(&mut self.exact) {
             self.bin(v, 1, v, v, v);
