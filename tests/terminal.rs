@@ -537,6 +537,35 @@ fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
     );
 }
 
+/// After `q`, `gcscope view` leaves in the terminal the summary of what it read: each file's
+/// line, its runs and cycles, and the figures `gcscope summary` prints for them.
+#[test]
+fn after_q_the_terminal_keeps_the_summary_of_what_view_read() {
+    let trace = "traces/go/pacer/sweep_tree_gogc100.log";
+    let mut on = OnPty::start(&["view", trace]);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let summary = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+        .args(["summary", trace])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let summary = String::from_utf8(summary.stdout).unwrap();
+    let first = summary.lines().next().unwrap_or_default();
+    assert!(first.contains("49 cycles"), "{first}");
+    // The pty turns each \n into \r\n.
+    let after = after.replace("\r\n", "\n");
+    assert!(
+        after.contains(&summary),
+        "not the summary after the dashboard: {after:?}\nwant {summary:?}"
+    );
+}
+
 /// `s` writes the frame on screen to a new SVG file in the working directory and says where
 /// in the hint bar; a second `s` writes a second file, never over the first.
 #[test]
