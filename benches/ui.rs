@@ -2,7 +2,7 @@
 //! draw), the time of one frame at 200x50, all cycles in view (downsampled), and of a zoom
 //! and a jump; and the load as the event loop does it while a file streams in (batches of
 //! events, a refresh and a frame every 33 ms), at 1M cycles and, with GCSCOPE_BENCH_10M=1,
-//! at 10M (about 4 GB of memory). GCSCOPE_BENCH_TRACE=1 prints each refresh's time.
+//! at 10M (about 1 GB of memory). GCSCOPE_BENCH_TRACE=1 prints each refresh's time.
 // A test or bench that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
@@ -127,8 +127,11 @@ fn bench(c: &mut Criterion) {
         app.panes[0].timeline.cycle_count(),
         t0.elapsed().as_secs_f64() * 1e3
     );
+    let cycles = &app.panes[0].timeline.runs[0].cycles;
     eprintln!(
-        "memory per cycle: {} B Cycle record (a run's statistics are bounded past 16,384 cycles)",
+        "memory per cycle: {} B in the run's CycleStore ({} B a Cycle record; a run's \
+         statistics are bounded past 16,384 cycles)",
+        cycles.heap_bytes() / cycles.len().max(1),
         std::mem::size_of::<gcscope_model::Cycle>()
     );
     let mut g = c.benchmark_group("dashboard");
