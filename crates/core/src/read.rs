@@ -36,6 +36,135 @@ pub fn read_all_into(mut input: impl Read, timeline: Timeline) -> std::io::Resul
     Ok(tl)
 }
 
+/// `read_all_into` on two threads: another reads the stream, cuts it into lines and
+/// classifies them (`parse_line`, which needs no state), in batches of up to about `BATCH`
+/// bytes (what a read gave, from a pipe); the caller's thread reads the classified lines into the timeline (the reader's state:
+/// runs, stitching, statistics) and hands each batch's buffers back. The same timeline as
+/// `read_all_into`, in bounded memory: at most `BATCHES_AHEAD` batches wait.
+///
+/// # Errors
+/// The stream's I/O error; bad lines never are (they become problems in the timeline).
+pub fn read_stream_into(input: impl Read + Send, timeline: Timeline) -> std::io::Result<Timeline> {
+    let mut tl = timeline;
+    read_stream_with(input, &mut |e| tl.apply(e))?;
+    tl.apply(Event::End { error: None });
+    Ok(tl)
+}
+
+/// `read_stream_into`, each event handed to `each` as it is made (`Event::End` excepted).
+///
+/// # Errors
+/// The stream's I/O error.
+pub fn read_stream_with(
+    mut input: impl Read + Send,
+    each: &mut dyn FnMut(Event),
+) -> std::io::Result<()> {
+    use crate::trace::lines::LineSplitter;
+    use crate::trace::parse::{parse_line, Line};
+    use std::sync::mpsc;
+
+    /// A batch of lines: their bytes one after another, and each line's number, end in
+    /// `text`, bytes cut off its end and classification.
+    #[derive(Default)]
+    struct Batch {
+        text: Vec<u8>,
+        lines: Vec<(u64, usize, u64, Line)>,
+    }
+    let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_AHEAD);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    let stream = &mut input;
+    let piped = std::thread::scope(|scope| {
+        let cutter = std::thread::Builder::new()
+            .name("gcscope-lines".into())
+            .spawn_scoped(scope, move || {
+                let mut splitter = LineSplitter::default();
+                let mut buf = vec![0u8; 256 * 1024];
+                let mut batch = Batch::default();
+                let add = |batch: &mut Batch, l: crate::trace::lines::RawLine<'_>| {
+                    batch.text.extend_from_slice(l.bytes);
+                    let parsed = parse_line(l.bytes);
+                    batch
+                        .lines
+                        .push((l.no, batch.text.len(), l.dropped, parsed));
+                };
+                loop {
+                    let n = match stream.read(&mut buf) {
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(e) => {
+                            let _ = full_tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    if n == 0 {
+                        splitter.finish(|l| add(&mut batch, l));
+                        let _ = full_tx.send(Ok(batch));
+                        return;
+                    }
+                    splitter.push(&buf[..n], |l| add(&mut batch, l));
+                    // Handed on when large enough, or when the stream had no more for now
+                    // (a live program's lines are read as they come).
+                    if batch.text.len() >= BATCH || (n < buf.len() && !batch.lines.is_empty()) {
+                        let mut next = empty_rx.try_recv().unwrap_or_default();
+                        next.text.clear();
+                        next.lines.clear();
+                        if full_tx
+                            .send(Ok(std::mem::replace(&mut batch, next)))
+                            .is_err()
+                        {
+                            return;
+                        }
+                    }
+                }
+            });
+        if cutter.is_err() {
+            // No thread to cut on: read here, below.
+            return None;
+        }
+        let mut reader = Reader::new();
+        for batch in full_rx {
+            let mut batch = match batch {
+                Ok(b) => b,
+                Err(e) => return Some(Err(e)),
+            };
+            let mut from = 0;
+            for (no, end, dropped, parsed) in batch.lines.drain(..) {
+                let raw = RawLine {
+                    no,
+                    bytes: &batch.text[from..end],
+                    dropped,
+                };
+                reader.parsed_line(raw, parsed, &mut |e| each(e));
+                from = end;
+            }
+            let _ = empty_tx.send(batch);
+        }
+        reader.finish(&mut |e| each(e));
+        Some(Ok(()))
+    });
+    if let Some(read) = piped {
+        return read;
+    }
+    let mut decoder = crate::trace::Decoder::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    decoder.finish(&mut |e| each(e));
+    Ok(())
+}
+
+/// Bytes a stream's batch of lines holds before it is handed on (`read_stream_into`).
+const BATCH: usize = 256 * 1024;
+
+/// Batches of lines cut and classified ahead of the reader (`read_stream_into`).
+const BATCHES_AHEAD: usize = 4;
+
 /// Bytes already in memory (a mapped file) into a timeline, one piece per core read side by
 /// side (see `read_bytes_in_pieces`).
 #[must_use]
@@ -267,5 +396,61 @@ mod tests {
             assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
             assert_eq!(ranges.last().map(|r| r.end), Some(bytes.len()));
         }
+    }
+
+    /// Gives `step` bytes a read, then (with `fail`) an error instead of the end.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+        fail: bool,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.bytes.is_empty() && self.fail {
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A stream read on two threads (lines cut and classified on one, read into the timeline
+    /// on the other) makes the single reader's timeline, whatever the reads' sizes: a batch
+    /// a read, lines cut across reads, the lines in batches past `BATCH`; and an I/O error
+    /// ends it with that error.
+    #[test]
+    fn a_stream_read_on_two_threads_equals_the_single_read() {
+        let mut bytes = Vec::new();
+        for f in [
+            "traces/go/go1.27.3_greentea_map_p2_gctrace2.log",
+            "traces/go/go1.26.6_legacy_tree_p2_r1.stdout.txt",
+            "traces/wild/034_felixge-dump-gctrace-gotest-bench-12P.txt",
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(f);
+            bytes.extend(std::fs::read(path).unwrap());
+        }
+        let whole = read_all(&bytes[..]).unwrap();
+        assert!(whole.cycle_count() > 50 && !whole.output.is_empty());
+        for step in [1, 7, 4096, 1 << 20] {
+            let trickle = Trickle {
+                bytes: &bytes,
+                step,
+                fail: false,
+            };
+            let tl = read_stream_into(trickle, Timeline::default()).unwrap();
+            assert_eq!(tl, whole, "{step} bytes a read");
+        }
+        let failing = Trickle {
+            bytes: &bytes,
+            step: 4096,
+            fail: true,
+        };
+        let err = read_stream_into(failing, Timeline::default()).unwrap_err();
+        assert_eq!(err.to_string(), "the disk went away");
     }
 }

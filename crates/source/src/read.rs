@@ -3,40 +3,29 @@
 //! on all cores (`gcscope_core::read`), joined into exactly the timeline one reader makes.
 
 use crate::SourceError;
-use gcscope_core::read::{read_all_into, read_pieces, MAX_PIECE, MIN_PIECE};
+use gcscope_core::read::{
+    read_all_into, read_pieces, read_stream_into, read_stream_with, MAX_PIECE, MIN_PIECE,
+};
 use gcscope_core::timeline::Timeline;
-use gcscope_core::trace::Decoder;
 use gcscope_model::Event;
-use std::io::Read;
 use std::path::Path;
 
 /// The name errors give standard input.
 const STDIN: &str = "-";
 
-/// A file, or standard input for `-`, read from start to end on this thread in bounded
-/// memory, each event handed to `each` as it is made (`summary --csv` writes rows as it
-/// reads).
+/// A file, or standard input for `-`, read from start to end in bounded memory, each event
+/// handed to `each` as it is made (`summary --csv` writes rows as it reads). Lines are cut
+/// and classified on a thread of their own (`read_stream_with`).
 pub fn stream_path(path: &Path, each: &mut dyn FnMut(Event)) -> Result<(), SourceError> {
-    let mut decoder = Decoder::new();
-    let mut read = |mut input: Box<dyn Read>| -> std::io::Result<()> {
-        let mut buf = vec![0u8; 256 * 1024];
-        loop {
-            match input.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        decoder.finish(&mut |e| each(e));
-        each(Event::End { error: None });
-        Ok(())
+    let read = if path.as_os_str() == STDIN {
+        read_stream_with(std::io::stdin(), each).map_err(|e| SourceError::read(path, e))
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| SourceError::open(path, e))?;
+        read_stream_with(file, each).map_err(|e| SourceError::read(path, e))
     };
-    if path.as_os_str() == STDIN {
-        return read(Box::new(std::io::stdin().lock())).map_err(|e| SourceError::read(path, e));
-    }
-    let file = std::fs::File::open(path).map_err(|e| SourceError::open(path, e))?;
-    read(Box::new(file)).map_err(|e| SourceError::read(path, e))
+    read?;
+    each(Event::End { error: None });
+    Ok(())
 }
 
 /// Files at least this large are mapped instead of read: no copy through a buffer.
@@ -50,7 +39,7 @@ pub fn read_path(path: &Path) -> Result<Timeline, SourceError> {
 /// `read_path` into a prepared timeline.
 pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, SourceError> {
     if path.as_os_str() == STDIN {
-        return read_all_into(std::io::stdin().lock(), timeline)
+        return read_stream_into(std::io::stdin(), timeline)
             .map_err(|e| SourceError::read(path, e));
     }
     let file = std::fs::File::open(path).map_err(|e| SourceError::open(path, e))?;

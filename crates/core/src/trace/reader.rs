@@ -248,6 +248,12 @@ impl Reader {
     /// Feed one physical line; events go to `out`.
     pub fn line(&mut self, raw: RawLine<'_>, out: &mut impl FnMut(Event)) {
         let parsed = parse_line(raw.bytes);
+        self.parsed_line(raw, parsed, out);
+    }
+
+    /// `line`, with the line already classified by `parse_line` (stateless, so a stream's
+    /// lines are classified on another thread: `crate::read::read_stream_into`).
+    pub fn parsed_line(&mut self, raw: RawLine<'_>, parsed: Line, out: &mut impl FnMut(Event)) {
         // Is there another gc line on this one? For a cycle, only the text around it can
         // hold one (for most lines there is none: nothing is searched); any other line is
         // searched after its first byte.
