@@ -537,10 +537,10 @@ fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
     );
 }
 
-/// After `q`, `gcscope view` leaves in the terminal the summary of what it read: each file's
-/// line, its runs and cycles, and the figures `gcscope summary` prints for them.
+/// After `q`, `gcscope view` leaves in the terminal what it showed: each file's line (its runs
+/// and cycles) and the figures `gcscope summary` prints for the run on screen.
 #[test]
-fn after_q_the_terminal_keeps_the_summary_of_what_view_read() {
+fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
     let trace = "traces/go/pacer/sweep_tree_gogc100.log";
     let mut on = OnPty::start(&["view", trace]);
     on.wait_for("phases", Duration::from_secs(20));
@@ -563,6 +563,25 @@ fn after_q_the_terminal_keeps_the_summary_of_what_view_read() {
     assert!(
         after.contains(&summary),
         "not the summary after the dashboard: {after:?}\nwant {summary:?}"
+    );
+
+    // A log of several processes: the line of the whole, and only the run shown (the
+    // dashboard opens on the program's, the last).
+    let trace = "traces/wild/052_tebeka-gctrace-map.gctrace-gorun-restarts.txt";
+    let mut on = OnPty::start(&["view", trace]);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    assert!(after.contains("4 runs, 95 cycles"), "{after:?}");
+    assert_eq!(after.matches("(from line").count(), 1, "{after:?}");
+    assert!(after.contains("run 4 (from line"), "{after:?}");
+    assert!(
+        after.contains("the run the dashboard showed, 4 of 4"),
+        "{after:?}"
     );
 }
 

@@ -97,25 +97,24 @@ pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Win
         sources.push((gcscope_core::fmt::path(f).to_string(), spec));
     }
     let names: Vec<String> = sources.iter().map(|(name, _)| name.clone()).collect();
-    let (kept, result) = gcscope_tui::run_keeping(sources, window, true);
-    // What the dashboard showed stays in the terminal: the summary `gcscope summary` prints
-    // of what each source had read when it closed.
-    if !kept.is_empty() {
-        let (sources, mut retired): (Vec<_>, Vec<_>) = names
-            .into_iter()
-            .zip(kept)
-            .map(|(name, k)| {
-                let source = gcscope_core::report::Source {
-                    name,
-                    timeline: k.timeline,
-                };
-                (source, k.retired_text)
-            })
-            .unzip();
+    let (kept, result) = gcscope_tui::run_keeping(sources, window, false);
+    // What the dashboard showed stays in the terminal: each source's line and the run its
+    // pane showed, as `gcscope summary` prints them.
+    let shown: Vec<_> = names
+        .into_iter()
+        .zip(kept)
+        .map(|(name, k)| {
+            let source = gcscope_core::report::Source {
+                name,
+                timeline: k.timeline,
+            };
+            (source, k.run)
+        })
+        .collect();
+    if !shown.is_empty() {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let written =
-            gcscope_core::report::write_summary_text_after(&sources, &mut retired, &mut out)
-                .and_then(|()| std::io::Write::flush(&mut out));
+        let written = gcscope_core::report::write_shown_runs_text(&shown, &mut out)
+            .and_then(|()| std::io::Write::flush(&mut out));
         if let Err(e) = written {
             eprintln!("gcscope view: {e}");
         }

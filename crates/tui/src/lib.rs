@@ -156,6 +156,8 @@ fn run_app(
         .panes
         .into_iter()
         .map(|p| {
+            // The run the pane showed, among those the timeline holds.
+            let run = p.run.index().saturating_sub(p.timeline.run_base);
             let mut timeline = p.timeline;
             timeline.retire = None;
             let retired_text = std::mem::take(
@@ -167,6 +169,7 @@ fn run_app(
             Kept {
                 timeline,
                 retired_text,
+                run,
             }
         })
         .collect();
@@ -178,6 +181,8 @@ fn run_app(
 pub struct Kept {
     pub timeline: Timeline,
     pub retired_text: gcscope_core::report::Spool,
+    /// The run the pane showed when the dashboard ended: an index into `timeline.runs`.
+    pub run: usize,
 }
 
 /// What undoes the dashboard's terminal modes, as bytes a signal handler can write: mouse

@@ -21,8 +21,8 @@ pub use json::{
 pub use markdown::{retired_run_markdown, write_summary_markdown_after, MarkdownSpools};
 pub use spool::Spool;
 pub use text::{
-    compare_markdown, compare_text, retired_run_text, run_text, summary_text, write_summary_text,
-    write_summary_text_after,
+    compare_markdown, compare_text, retired_run_text, run_text, summary_text,
+    write_shown_runs_text, write_summary_text, write_summary_text_after,
 };
 pub use tune::{tune_change, tune_text, verify_text, worth_trying, worth_trying_predictions};
 

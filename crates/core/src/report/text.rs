@@ -40,66 +40,116 @@ pub fn write_summary_text_after(
         spool.check()?;
     }
     for (k, s) in sources.iter().enumerate() {
-        let tl = &s.timeline;
-        // A run has a summary once it has a cycle (always, for a file).
-        let runs = tl.runs_with_cycles();
-        let mut o = String::new();
-        let _ = writeln!(
-            o,
-            "{}: {}, {}, {}, {}",
-            escape_controls(&s.name),
-            count(runs, "run"),
-            count(tl.cycle_count(), "cycle"),
-            count(tl.output_count(), "output line"),
-            count(tl.problems.len(), "problem")
-        );
-        if let Some(w) = tl.window.text() {
-            let _ = writeln!(
-                o,
-                "  window       {w}: {} read before it, left out of every figure",
-                count(tl.before_window(), "cycle")
-            );
-        }
-        if runs > 1 {
-            let _ = writeln!(
-                o,
-                "  the cycle counter restarted: {runs} separate runs (processes), never merged"
-            );
-        }
-        out.write_all(o.as_bytes())?;
+        out.write_all(source_head(s).as_bytes())?;
         if let Some(spool) = retired.get_mut(k) {
             spool.copy_to(out, 0)?;
         }
-        write_runs_text(tl, out)?;
+        write_runs_text(&s.timeline, out)?;
+        out.write_all(source_tail(&s.timeline).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// What `view` leaves in the terminal once the dashboard closes: each source's line as
+/// `write_summary_text` writes it, and only the run its pane showed (`shown`, an index into
+/// the timeline's runs), with a line saying how to get the others: a log of a million
+/// processes would otherwise print them all.
+///
+/// # Errors
+/// Writing failed.
+pub fn write_shown_runs_text(
+    shown: &[(Source, usize)],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    for (s, k) in shown {
+        let tl = &s.timeline;
+        out.write_all(source_head(s).as_bytes())?;
+        let runs = &tl.runs[..];
+        // Numbered among the runs with a summary, after those retired.
+        let number = tl.retired.with_cycles
+            + runs
+                .iter()
+                .take(k + 1)
+                .filter(|r| r.stats.cycles() > 0)
+                .count();
         let mut o = String::new();
-        let notes: Vec<String> = NoteKind::ALL
-            .iter()
-            .map(|&k| (k, tl.note_count(k)))
-            .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| format!("{} {}", k.name(), n))
-            .collect();
-        if !notes.is_empty() {
-            let _ = writeln!(o, "  notes        {}", notes.join(", "));
+        if let Some(summary) = crate::timeline::summary_in_log(runs, tl.last_process(), *k) {
+            run_text(&mut o, number, &summary);
         }
-        if !tl.problems.is_empty() {
-            let _ = writeln!(o, "  problems     {}:", tl.problems.len());
-            for p in tl.problems.iter().take(5) {
-                let _ = writeln!(o, "    line {}: {}", p.line, p.reason);
-            }
-            if tl.problems.len() > 5 {
-                let _ = writeln!(
-                    o,
-                    "    ... {} more (--json lists all)",
-                    tl.problems.len() - 5
-                );
-            }
+        let all = tl.runs_with_cycles();
+        if all > 1 {
+            let _ = writeln!(
+                o,
+                "  (the run the dashboard showed, {number} of {all}: `gcscope summary` gives \
+                 every run)"
+            );
         }
-        if let Some(err) = tl.source.error() {
-            let _ = writeln!(o, "  ended with an error: {err}");
-        }
+        o.push_str(&source_tail(tl));
         out.write_all(o.as_bytes())?;
     }
     Ok(())
+}
+
+/// A source's first lines: its counts, its window, and whether its counter restarted.
+fn source_head(s: &Source) -> String {
+    let tl = &s.timeline;
+    // A run has a summary once it has a cycle (always, for a file).
+    let runs = tl.runs_with_cycles();
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{}: {}, {}, {}, {}",
+        escape_controls(&s.name),
+        count(runs, "run"),
+        count(tl.cycle_count(), "cycle"),
+        count(tl.output_count(), "output line"),
+        count(tl.problems.len(), "problem")
+    );
+    if let Some(w) = tl.window.text() {
+        let _ = writeln!(
+            o,
+            "  window       {w}: {} read before it, left out of every figure",
+            count(tl.before_window(), "cycle")
+        );
+    }
+    if runs > 1 {
+        let _ = writeln!(
+            o,
+            "  the cycle counter restarted: {runs} separate runs (processes), never merged"
+        );
+    }
+    o
+}
+
+/// A source's last lines, after its runs: notes, problems, the error it ended with.
+fn source_tail(tl: &Timeline) -> String {
+    let mut o = String::new();
+    let notes: Vec<String> = NoteKind::ALL
+        .iter()
+        .map(|&k| (k, tl.note_count(k)))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{} {}", k.name(), n))
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(o, "  notes        {}", notes.join(", "));
+    }
+    if !tl.problems.is_empty() {
+        let _ = writeln!(o, "  problems     {}:", tl.problems.len());
+        for p in tl.problems.iter().take(5) {
+            let _ = writeln!(o, "    line {}: {}", p.line, p.reason);
+        }
+        if tl.problems.len() > 5 {
+            let _ = writeln!(
+                o,
+                "    ... {} more (--json lists all)",
+                tl.problems.len() - 5
+            );
+        }
+    }
+    if let Some(err) = tl.source.error() {
+        let _ = writeln!(o, "  ended with an error: {err}");
+    }
+    o
 }
 
 /// The runs' part of the summary table, in order. With many runs, blocks of them are
