@@ -585,6 +585,34 @@ fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
     );
 }
 
+/// After `q`, the lab's A/B (gcscope with no arguments) leaves in the terminal what it showed:
+/// each marker's run, as `summary` prints it, and the A/B strip's rows over the latest turns.
+#[test]
+fn after_q_the_lab_leaves_both_runs_and_the_ab_strip() {
+    let mut on = OnPty::start(&[]);
+    on.wait_for("phases", Duration::from_secs(20));
+    // Turns of at least 250 ms a side: the strip compares once each side completed one
+    // (the screen's text arrives as changed cells, so its title cannot be waited for).
+    std::thread::sleep(Duration::from_secs(8));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    for marker in ["legacy", "greentea"] {
+        assert!(
+            after.contains(&format!("lab tree {marker} GOGC=100")),
+            "{marker}: {after:?}"
+        );
+    }
+    assert_eq!(after.matches("(from line").count(), 2, "{after:?}");
+    assert!(
+        after.contains("A/B: samples: each side's latest"),
+        "{after:?}"
+    );
+    assert!(after.contains("A median [min-max]"), "{after:?}");
+}
+
 /// `s` writes the frame on screen to a new SVG file in the working directory and says where
 /// in the hint bar; a second `s` writes a second file, never over the first.
 #[test]

@@ -40,11 +40,21 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(15);
 
 /// Open the dashboard on these sources (one, or two for A/B), with the control of their lab
 /// sources if they are the lab.
+/// What it had read and compared when it ended (`Closed`) is for the terminal once it is
+/// back.
 pub fn run(
     sources: Vec<(String, Spec)>,
     lab: Option<gcscope_source::LabControl>,
-) -> Result<(), Error> {
-    run_app(sources, |app| app.lab = lab).1
+) -> (Closed, Result<(), Error>) {
+    let (kept, strip, result) = run_app(sources, |app| app.lab = lab);
+    (Closed { kept, strip }, result)
+}
+
+/// What the dashboard showed when it ended: each pane's timeline and run (`Kept`), and the
+/// A/B strip as text (`None` without two panes or a row to compare).
+pub struct Closed {
+    pub kept: Vec<Kept>,
+    pub strip: Option<String>,
 }
 
 /// The dashboard, and what its sources had read when it ended: the panes' timelines, in the
@@ -57,14 +67,15 @@ pub fn run_keeping(
     window: gcscope_core::timeline::Window,
     summaries: bool,
 ) -> (Vec<Kept>, Result<(), Error>) {
-    run_app(sources, |app| {
+    let (kept, _, result) = run_app(sources, |app| {
         for p in &mut app.panes {
             p.timeline.window = window;
             if summaries {
                 p.spool_retired();
             }
         }
-    })
+    });
+    (kept, result)
 }
 
 /// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with
@@ -75,22 +86,22 @@ pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<(), Err
         app.speed = 0;
         app.notice = Some(caption);
     })
-    .1
+    .2
 }
 
 fn run_app(
     sources: Vec<(String, Spec)>,
     setup: impl FnOnce(&mut App),
-) -> (Vec<Kept>, Result<(), Error>) {
+) -> (Vec<Kept>, Option<String>, Result<(), Error>) {
     if !std::io::stdout().is_terminal() {
-        return (Vec::new(), Err(Error::NotATerminal));
+        return (Vec::new(), None, Err(Error::NotATerminal));
     }
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
         Ok(rt) => rt,
-        Err(e) => return (Vec::new(), Err(e.into())),
+        Err(e) => return (Vec::new(), None, Err(e.into())),
     };
     let ended = rt.block_on(async {
         let (tx, rx) = tokio::sync::mpsc::channel::<Batch>(64);
@@ -133,7 +144,7 @@ fn run_app(
     });
     let (app, signal) = match ended {
         Ok(x) => x,
-        Err(e) => return (Vec::new(), Err(e)),
+        Err(e) => return (Vec::new(), None, Err(e)),
     };
     let result = if let Some(signal) = signal {
         Err(Interrupted(signal).into())
@@ -152,6 +163,7 @@ fn run_app(
             Ok(())
         }
     };
+    let strip = panels::strip::text(&app);
     let kept = app
         .panes
         .into_iter()
@@ -173,7 +185,7 @@ fn run_app(
             }
         })
         .collect();
-    (kept, result)
+    (kept, strip, result)
 }
 
 /// What a pane had read when the dashboard ended: its timeline, and the summary text of the

@@ -26,26 +26,8 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
         );
         return;
     }
-    let single = app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2));
-    let cells: Vec<[String; 5]> = app
-        .comparison
-        .iter()
-        .map(|r| {
-            // No verdict: why, as `compare` says it (the title says it once for one run a
-            // side).
-            let why = match &r.why {
-                Some(why) if !single && r.a.is_some() && r.b.is_some() => why.clone(),
-                _ => String::new(),
-            };
-            [
-                r.label.to_string(),
-                gcscope_core::fmt::row_spread(r, &r.a),
-                gcscope_core::fmt::row_spread(r, &r.b),
-                gcscope_core::fmt::verdict_text(r),
-                why,
-            ]
-        })
-        .collect();
+    let single = one_run_a_side(app);
+    let cells = cells(app, single);
     let mut lines = table(&cells, area.width.saturating_sub(2) as usize, theme);
     // Findings one side's run has and the other's not, below the rows when there is room.
     // The strip is at most a third of the screen: rows below its edge are cut, and the title
@@ -67,7 +49,62 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
     } else {
         String::new()
     };
-    let what = match app.samples {
+    let what = samples_text(app, single);
+    // As `compare` says it: the load moved the wall-clock rows (docs/SUMMARY.md).
+    let loaded = app
+        .panes
+        .iter()
+        .filter_map(|p| p.summary.as_ref()?.lab.as_ref()?.offcpu_share)
+        .any(|share| share > LOADED_SHARE)
+        || app.panes.iter().any(|p| {
+            p.timeline.programs.iter().any(|g| {
+                g.exit
+                    .and_then(|e| e.other_cpus)
+                    .is_some_and(|c| c > LOADED_CPUS)
+            })
+        });
+    let loaded = if loaded {
+        " machine loaded: wall-clock rows moved with it;"
+    } else {
+        ""
+    };
+    let title = fit(
+        &format!(" A/B{cut}:{loaded} {what} "),
+        area.width.saturating_sub(2) as usize,
+    );
+    f.render_widget(Paragraph::new(lines).block(block(title)), area);
+}
+
+/// One run a side: no ranges, so no verdicts.
+fn one_run_a_side(app: &App) -> bool {
+    app.comparison.iter().all(|r| r.a.is_none_or(|s| s.n < 2))
+}
+
+/// Each row's cells: the metric, A, B, the verdict, and why there is none.
+fn cells(app: &App, single: bool) -> Vec<[String; 5]> {
+    app.comparison
+        .iter()
+        .map(|r| {
+            // No verdict: why, as `compare` says it (the title says it once for one run a
+            // side).
+            let why = match &r.why {
+                Some(why) if !single && r.a.is_some() && r.b.is_some() => why.clone(),
+                _ => String::new(),
+            };
+            [
+                r.label.to_string(),
+                gcscope_core::fmt::row_spread(r, &r.a),
+                gcscope_core::fmt::row_spread(r, &r.b),
+                gcscope_core::fmt::verdict_text(r),
+                why,
+            ]
+        })
+        .collect()
+}
+
+/// What the strip's samples are, as its title says.
+fn samples_text(app: &App, single: bool) -> String {
+    match app.samples {
         Samples::Programs(0, _) | Samples::Programs(_, 0) => {
             "each run that ends well is a sample of its side: waiting for both sides' first"
                 .to_string()
@@ -92,30 +129,33 @@ pub(crate) fn draw(f: &mut Frame, app: &App, area: Rect, theme: Theme) {
             "~ = no verdict: a direction needs 3 runs a side whose ranges do not overlap"
                 .to_string()
         }
-    };
-    // As `compare` says it: the load moved the wall-clock rows (docs/SUMMARY.md).
-    let loaded = app
-        .panes
-        .iter()
-        .filter_map(|p| p.summary.as_ref()?.lab.as_ref()?.offcpu_share)
-        .any(|share| share > LOADED_SHARE)
-        || app.panes.iter().any(|p| {
-            p.timeline.programs.iter().any(|g| {
-                g.exit
-                    .and_then(|e| e.other_cpus)
-                    .is_some_and(|c| c > LOADED_CPUS)
-            })
-        });
-    let loaded = if loaded {
-        " machine loaded: wall-clock rows moved with it;"
-    } else {
-        ""
-    };
-    let title = fit(
-        &format!(" A/B{cut}:{loaded} {what} "),
-        area.width.saturating_sub(2) as usize,
-    );
-    f.render_widget(Paragraph::new(lines).block(block(title)), area);
+    }
+}
+
+/// The strip as plain text, every row, for the terminal once the dashboard closes (what the
+/// dashboard showed, the terminal keeps); `None` without two panes or a row.
+#[must_use]
+pub(crate) fn text(app: &App) -> Option<String> {
+    if app.panes.len() != 2 {
+        return None;
+    }
+    if !app.mismatch.is_empty() {
+        return Some(format!(
+            "A/B: not compared: the selected runs differ in more than the marker ({})\n",
+            app.mismatch.join(", ")
+        ));
+    }
+    if app.comparison.is_empty() {
+        return None;
+    }
+    let single = one_run_a_side(app);
+    let mut o = format!("A/B: {}\n", samples_text(app, single));
+    for line in table(&cells(app, single), 160, Theme { color: false }) {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        o.push_str(text.trim_end());
+        o.push('\n');
+    }
+    Some(o)
 }
 
 /// The strip's rows in columns as wide as their widest cell: the figures and the change are
