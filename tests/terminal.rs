@@ -583,6 +583,30 @@ fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
         after.contains("the run the dashboard showed, 4 of 4"),
         "{after:?}"
     );
+
+    // Two files side by side: each one's run, and the A/B strip's rows.
+    let (a, b) = (
+        "traces/go/pacer/sweep_tree_gogc100.log",
+        "traces/go/pacer/sweep_tree_gogc200.log",
+    );
+    let mut on = OnPty::start(&["view", a, b]);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(500));
+    on.pty.master.write_all(b"q").unwrap();
+    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    assert!(
+        after.contains(&format!("{a}: 1 run, 49 cycles")),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&format!("{b}: 1 run, 24 cycles")),
+        "{after:?}"
+    );
+    assert!(after.contains("A/B: one run a side"), "{after:?}");
+    assert!(after.contains("cycles/s"), "{after:?}");
 }
 
 /// After `q`, the lab's A/B (gcscope with no arguments) leaves in the terminal what it showed:

@@ -133,37 +133,8 @@ pub fn live(args: &LabArgs) -> Result<()> {
         specs.into_iter().map(|s| (label.clone(), s)).collect(),
         Some(control),
     );
-    say_what_was_shown(vec![label], closed);
+    super::say_what_was_shown(vec![label], closed);
     Ok(result?)
-}
-
-/// What the dashboard showed stays in the terminal once it is back: each pane's run, as
-/// `gcscope summary` prints it, and the A/B strip's rows.
-fn say_what_was_shown(names: Vec<String>, closed: gcscope_tui::Closed) {
-    let shown: Vec<_> = names
-        .into_iter()
-        .zip(closed.kept)
-        .map(|(name, k)| {
-            let source = gcscope_core::report::Source {
-                name,
-                timeline: k.timeline,
-            };
-            (source, k.run)
-        })
-        .collect();
-    if shown.is_empty() {
-        return;
-    }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = gcscope_core::report::write_shown_runs_text(&shown, &mut out)
-        .and_then(|()| match &closed.strip {
-            Some(strip) => std::io::Write::write_all(&mut out, strip.as_bytes()),
-            None => Ok(()),
-        })
-        .and_then(|()| std::io::Write::flush(&mut out));
-    if let Err(e) = written {
-        eprintln!("gcscope: {e}");
-    }
 }
 
 /// What a headless run reports beside the run's figures: its settings and the lab's own
@@ -353,7 +324,7 @@ pub fn ab_live(args: &LabArgs, turn_ms: u64) -> Result<()> {
     let (control, specs) = LabControl::new(cfgs);
     let (closed, result) =
         gcscope_tui::run(names.iter().cloned().zip(specs).collect(), Some(control));
-    say_what_was_shown(names, closed);
+    super::say_what_was_shown(names, closed);
     Ok(result?)
 }
 

@@ -489,6 +489,35 @@ pub(crate) fn print_json(v: &impl serde::Serialize) -> Result<()> {
     })
 }
 
+/// What the dashboard showed stays in the terminal once it is back: each pane's run, as
+/// `gcscope summary` prints it, and the A/B strip's rows.
+pub fn say_what_was_shown(names: Vec<String>, closed: gcscope_tui::Closed) {
+    let shown: Vec<_> = names
+        .into_iter()
+        .zip(closed.kept)
+        .map(|(name, k)| {
+            let source = gcscope_core::report::Source {
+                name,
+                timeline: k.timeline,
+            };
+            (source, k.run)
+        })
+        .collect();
+    if shown.is_empty() {
+        return;
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = gcscope_core::report::write_shown_runs_text(&shown, &mut out)
+        .and_then(|()| match &closed.strip {
+            Some(strip) => std::io::Write::write_all(&mut out, strip.as_bytes()),
+            None => Ok(()),
+        })
+        .and_then(|()| std::io::Write::flush(&mut out));
+    if let Err(e) = written {
+        let _ = writeln!(std::io::stderr(), "gcscope: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

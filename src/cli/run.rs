@@ -178,11 +178,12 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let control = ChildControl::new();
     if !headless {
-        let (timelines, result) = gcscope_tui::run_keeping(
+        let (closed, result) = gcscope_tui::run_keeping(
             vec![(display.clone(), Spec::Run(Box::new(spec), control.clone()))],
             args.window.window(),
             true,
         );
+        let timelines = closed.kept;
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the summary `--headless` prints,
         // where it prints it.
@@ -449,7 +450,8 @@ pub fn ab(args: AbArgs) -> Result<()> {
             (args.a.clone(), Spec::Ab(Box::new(spec), control.clone())),
             (args.b.clone(), Spec::Driven),
         ];
-        let (timelines, result) = gcscope_tui::run_keeping(sources, args.window.window(), false);
+        let (closed, result) = gcscope_tui::run_keeping(sources, args.window.window(), false);
+        let timelines = closed.kept;
         stop_after_dashboard(&control, &result);
         // What the dashboard showed stays in the terminal: the table `--headless` prints.
         if timelines.len() == 2 {

@@ -22,10 +22,13 @@ pub fn demo() -> Result<()> {
         .iter()
         .map(|(name, bytes)| (name.to_string(), Spec::Embedded(bytes)))
         .collect();
-    Ok(gcscope_tui::run_demo(
+    let (closed, result) = gcscope_tui::run_demo(
         sources,
         "demo: Go 1.27.3, one graph program: A legacy GC, B Green Tea; replay x0.25, ? keys".into(),
-    )?)
+    );
+    let names = DEMO.iter().map(|(name, _)| name.to_string()).collect();
+    super::say_what_was_shown(names, closed);
+    Ok(result?)
 }
 
 /// One frame of the dashboard over `files`, read whole, as an SVG file.
@@ -97,27 +100,7 @@ pub fn view(files: &[PathBuf], follow: bool, window: gcscope_core::timeline::Win
         sources.push((gcscope_core::fmt::path(f).to_string(), spec));
     }
     let names: Vec<String> = sources.iter().map(|(name, _)| name.clone()).collect();
-    let (kept, result) = gcscope_tui::run_keeping(sources, window, false);
-    // What the dashboard showed stays in the terminal: each source's line and the run its
-    // pane showed, as `gcscope summary` prints them.
-    let shown: Vec<_> = names
-        .into_iter()
-        .zip(kept)
-        .map(|(name, k)| {
-            let source = gcscope_core::report::Source {
-                name,
-                timeline: k.timeline,
-            };
-            (source, k.run)
-        })
-        .collect();
-    if !shown.is_empty() {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let written = gcscope_core::report::write_shown_runs_text(&shown, &mut out)
-            .and_then(|()| std::io::Write::flush(&mut out));
-        if let Err(e) = written {
-            eprintln!("gcscope view: {e}");
-        }
-    }
+    let (closed, result) = gcscope_tui::run_keeping(sources, window, false);
+    super::say_what_was_shown(names, closed);
     Ok(result?)
 }

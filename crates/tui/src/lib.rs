@@ -66,8 +66,8 @@ pub fn run_keeping(
     sources: Vec<(String, Spec)>,
     window: gcscope_core::timeline::Window,
     summaries: bool,
-) -> (Vec<Kept>, Result<(), Error>) {
-    let (kept, _, result) = run_app(sources, |app| {
+) -> (Closed, Result<(), Error>) {
+    let (kept, strip, result) = run_app(sources, |app| {
         for p in &mut app.panes {
             p.timeline.window = window;
             if summaries {
@@ -75,18 +75,18 @@ pub fn run_keeping(
             }
         }
     });
-    (kept, result)
+    (Closed { kept, strip }, result)
 }
 
 /// The dashboard as a demo: the sources replay by themselves, slowly enough to follow, with
 /// `caption` saying what is on screen until the first key.
-pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> Result<(), Error> {
-    run_app(sources, |app| {
+pub fn run_demo(sources: Vec<(String, Spec)>, caption: String) -> (Closed, Result<(), Error>) {
+    let (kept, strip, result) = run_app(sources, |app| {
         app.autoplay = true;
         app.speed = 0;
         app.notice = Some(caption);
-    })
-    .2
+    });
+    (Closed { kept, strip }, result)
 }
 
 fn run_app(
