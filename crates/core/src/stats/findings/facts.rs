@@ -32,6 +32,10 @@ pub(super) struct Ev {
 /// The `K` (or `cap`) largest by key; the earlier wins a tie. The largest of a union is
 /// the largest of the parts' largest, so merging is exact.
 fn offer_top(v: &mut Vec<Ev>, e: Ev, cap: usize) {
+    // Most cycles rank below a full list's last: one comparison, no scan.
+    if v.len() >= cap && v.last().is_some_and(|x| e.key <= x.key) {
+        return;
+    }
     let at = v.iter().position(|x| e.key > x.key).unwrap_or(v.len());
     if at < cap {
         v.insert(at, e);
