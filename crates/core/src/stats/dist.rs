@@ -233,13 +233,21 @@ impl Distribution {
         // Binned: the least of the bins' least values (not kept per push: a tenth of a
         // push's time, for a figure read once).
         let binned = self.bins.iter().map(|b| b.min);
-        self.exact.iter().copied().chain(binned).min_by(f64::total_cmp)
+        self.exact
+            .iter()
+            .copied()
+            .chain(binned)
+            .min_by(f64::total_cmp)
     }
 
     #[must_use]
     pub fn max(&self) -> Option<f64> {
         let binned = self.bins.iter().map(|b| b.max);
-        self.exact.iter().copied().chain(binned).max_by(f64::total_cmp)
+        self.exact
+            .iter()
+            .copied()
+            .chain(binned)
+            .max_by(f64::total_cmp)
     }
 
     /// The value at 1-based rank `rank` of the sorted values (nearest rank), `None` outside

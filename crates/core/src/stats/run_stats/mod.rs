@@ -4,11 +4,15 @@ use super::findings::Facts;
 use super::ms;
 use super::pacer::PacerStats;
 use super::per_cycle::{Col, CycleColumns};
-use super::summary::{
-    ClassScan, ClockMs, CpuMs, LabSummary, MinMax, PerCycle, RunSummary, ScanSummary,
-};
+use super::summary::{ClassScan, ClockMs, CpuMs, MinMax, PerCycle, RunSummary, ScanSummary};
 use gcscope_model::ScanLine;
-use gcscope_model::{Clock, Cpu, Cycle, GreenTeaCounts, LabStats};
+use gcscope_model::{Clock, Cpu, Cycle};
+
+mod lab;
+mod scan;
+
+use lab::LabAcc;
+use scan::{density, visits, ScanAcc};
 
 /// Running statistics of one run, updated cycle by cycle: the timeline keeps them current as
 /// events arrive (the dashboard reads them every frame), and `summary` can drop the cycles
@@ -147,140 +151,6 @@ impl Derived {
                 .mark
                 .saturating_add(go15.clock_scan)
                 .saturating_add(go15.clock_install_wb),
-        }
-    }
-}
-
-/// Lab fields summed over the cycles that have them. Sums saturate: the fields are read from
-/// text and may be anything.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct LabAcc {
-    cycles: usize,
-    sum: LabStats,
-}
-
-impl LabAcc {
-    fn push(&mut self, l: &LabStats) {
-        let s = &mut self.sum;
-        self.cycles += 1;
-        for (sum, v) in [
-            (&mut s.objects_scanned, l.objects_scanned),
-            (&mut s.bytes_scanned, l.bytes_scanned),
-            (&mut s.page_visits, l.page_visits),
-            (&mut s.objects_freed, l.objects_freed),
-            (&mut s.thread_cpu, l.thread_cpu),
-            (&mut s.offcpu, l.offcpu),
-        ] {
-            *sum = sum.saturating_add(v);
-        }
-        if s.density_hist.len() < l.density_hist.len() {
-            s.density_hist.resize(l.density_hist.len(), 0);
-        }
-        for (sum, v) in s.density_hist.iter_mut().zip(&l.density_hist) {
-            *sum = sum.saturating_add(*v);
-        }
-    }
-
-    /// Another accumulator's cycles after these (saturating sums add up the same either way).
-    fn append(&mut self, other: &LabAcc) {
-        let cycles = self.cycles + other.cycles;
-        self.push(&other.sum);
-        self.cycles = cycles;
-    }
-
-    fn summary(&self) -> Option<LabSummary> {
-        (self.cycles > 0).then(|| {
-            let s = &self.sum;
-            LabSummary {
-                cycles_with_lab: self.cycles,
-                objects_scanned: s.objects_scanned,
-                bytes_scanned: s.bytes_scanned,
-                page_visits: s.page_visits,
-                objects_per_page_visit: s.density(),
-                objects_freed: s.objects_freed,
-                thread_cpu_ms: ms(s.thread_cpu),
-                thread_cpu_ms_per_cycle: ms(s.thread_cpu) / self.cycles as f64,
-                offcpu_ms: ms(s.offcpu),
-                offcpu_share: None,
-                density_hist: s.density_hist.clone(),
-            }
-        })
-    }
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-struct ScanAcc {
-    cycles: usize,
-    objects: u64,
-    green_tea: Option<GreenTeaCounts>,
-    /// By size class, sorted by class (a vector: a few dozen classes, looked up on every
-    /// `scan:` line, which are half the lines of a gctrace=2 log).
-    classes: Vec<(u32, u64, Option<GreenTeaCounts>)>,
-    /// Where the next class is expected: Go prints a cycle's classes in increasing order.
-    next: usize,
-}
-
-impl ScanAcc {
-    /// A `scan:` line that counts; `first`: the first of its cycle.
-    fn push(&mut self, line: &ScanLine, first: bool) {
-        self.cycles += usize::from(first);
-        match line.class {
-            None => {
-                self.objects = self.objects.saturating_add(line.counts.objs);
-                if let Some(g) = line.counts.green_tea {
-                    add(self.green_tea.get_or_insert_with(Default::default), &g);
-                }
-            }
-            Some(class) => {
-                let at = match self.classes.get(self.next) {
-                    Some(e) if e.0 == class => self.next,
-                    _ => match self.classes.binary_search_by_key(&class, |e| e.0) {
-                        Ok(at) => at,
-                        Err(at) => {
-                            self.classes.insert(at, (class, 0, None));
-                            at
-                        }
-                    },
-                };
-                self.next = at + 1;
-                let e = &mut self.classes[at];
-                e.1 = e.1.saturating_add(line.counts.objs);
-                if let Some(g) = line.counts.green_tea {
-                    add(e.2.get_or_insert_with(Default::default), &g);
-                }
-            }
-        }
-    }
-
-    fn append(&mut self, other: &ScanAcc) {
-        if other.cycles == 0 {
-            return;
-        }
-        self.cycles += other.cycles;
-        self.objects = self.objects.saturating_add(other.objects);
-        if let Some(g) = &other.green_tea {
-            add(self.green_tea.get_or_insert_with(Default::default), g);
-        }
-        for &(class, objects, g) in &other.classes {
-            let at = match self.classes.binary_search_by_key(&class, |e| e.0) {
-                Ok(at) => at,
-                Err(at) => {
-                    self.classes.insert(at, (class, 0, None));
-                    at
-                }
-            };
-            let e = &mut self.classes[at];
-            e.1 = e.1.saturating_add(objects);
-            if let Some(g) = g {
-                add(e.2.get_or_insert_with(Default::default), &g);
-            }
-        }
-        // Where the other's next class was expected, in the merged list.
-        if let Some(&(class, ..)) = other.next.checked_sub(1).and_then(|i| other.classes.get(i)) {
-            self.next = self
-                .classes
-                .binary_search_by_key(&class, |e| e.0)
-                .map_or(0, |at| at + 1);
         }
     }
 }
@@ -676,18 +546,6 @@ fn format_name(c: &Cycle) -> &'static str {
     }
 }
 
-fn add(sum: &mut GreenTeaCounts, g: &GreenTeaCounts) {
-    for (sum, v) in [
-        (&mut sum.sparse_objs, g.sparse_objs),
-        (&mut sum.span_objs_sparse, g.span_objs_sparse),
-        (&mut sum.span_objs_dense, g.span_objs_dense),
-        (&mut sum.spans_sparse, g.spans_sparse),
-        (&mut sum.spans_dense, g.spans_dense),
-    ] {
-        *sum = sum.saturating_add(v);
-    }
-}
-
 fn add_cpu(sum: &mut Cpu, c: &Cpu) {
     for (sum, v) in [
         (&mut sum.sweep_term, c.sweep_term),
@@ -710,23 +568,6 @@ fn add_clock(sum: &mut Clock, c: &Clock) {
     }
 }
 
-/// `GreenTeaCounts::visits` of counts summed over a run, saturating.
-fn visits(g: &GreenTeaCounts) -> u64 {
-    g.sparse_objs
-        .saturating_add(g.spans_sparse)
-        .saturating_add(g.spans_dense)
-}
-
-/// `GreenTeaCounts::density` of counts summed over a run, saturating.
-fn density(g: &GreenTeaCounts) -> Option<f64> {
-    let objects = g
-        .sparse_objs
-        .saturating_add(g.span_objs_sparse)
-        .saturating_add(g.span_objs_dense);
-    let visits = visits(g);
-    (visits > 0).then(|| objects as f64 / visits as f64)
-}
-
 impl RunStats {
     /// Statistics for a view that summarises nothing (`summary --csv`): cycles are counted
     /// and their `scan:` lines checked by the one rule, and memory stays flat however many
@@ -743,6 +584,8 @@ impl RunStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::summary::LabSummary;
+    use gcscope_model::{GreenTeaCounts, LabStats};
 
     /// A run's statistics put together from two halves (`append`) are the statistics of the
     /// whole, at every cut: sums, ranges, per-cycle rows (whole µs, or ns once a value is not),
