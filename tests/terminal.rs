@@ -629,7 +629,11 @@ fn after_q_the_lab_leaves_both_runs_and_the_ab_strip() {
             "{marker}: {after:?}"
         );
     }
-    assert_eq!(after.matches("(from line").count(), 2, "{after:?}");
+    assert_eq!(
+        after.matches("run 1 (not read from a log)").count(),
+        2,
+        "{after:?}"
+    );
     assert!(
         after.contains("A/B: samples: each side's latest"),
         "{after:?}"

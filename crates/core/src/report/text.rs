@@ -253,10 +253,15 @@ pub fn run_text(o: &mut String, i: usize, r: &RunSummary) {
         .as_deref()
         .map(|l| format!("{}; ", escape_controls(l)))
         .unwrap_or_default();
+    // Line 0: the cycles were not read from text (the lab, live).
+    let from = match r.first_line {
+        0 => "not read from a log".to_string(),
+        n => format!("from line {n}"),
+    };
     let _ = writeln!(
         o,
-        "run {i} (from line {}): {label}{}, {} P{restart}",
-        r.first_line, r.format, r.procs
+        "run {i} ({from}): {label}{}, {} P{restart}",
+        r.format, r.procs
     );
     let rate = r
         .cycles_per_s
