@@ -215,26 +215,41 @@ impl CycleStore {
         self.whole.last_mut()
     }
 
-    /// Moves `other`'s cycles to the end of this store.
+    /// Moves `other`'s cycles to the end of this store, as they are held (a piece of a file
+    /// read on its own joins the reading before it).
     pub fn append(&mut self, other: &mut CycleStore) {
-        let other = std::mem::take(other);
-        self.packed.reserve(other.len());
-        for c in other {
-            self.push(c);
+        let CycleStore { packed, whole } = std::mem::take(other);
+        let mut whole: Vec<Option<Cycle>> = whole.into_iter().map(Some).collect();
+        self.packed.reserve(packed.len());
+        for p in packed {
+            if p.flags & WHOLE == 0 {
+                self.packed.push(p);
+            } else if let Some(c) = whole.get_mut(p.num as usize).and_then(Option::take) {
+                self.packed.push(Packed::whole(self.whole.len()));
+                self.whole.push(c);
+            }
         }
     }
 
     /// Adds `delta` to every cycle's line number (a piece of a file read on its own numbers
-    /// its lines from 1).
+    /// its lines from 1). A packed cycle whose line passes 32 bits is kept whole from then on.
     pub fn shift_lines(&mut self, delta: u64) {
-        if delta == 0 {
-            return;
-        }
-        let old = std::mem::take(self);
-        self.packed.reserve_exact(old.len());
-        for mut c in old {
+        for c in &mut self.whole {
             c.line += delta;
-            self.push(c);
+        }
+        for p in &mut self.packed {
+            if p.flags & WHOLE != 0 {
+                continue;
+            }
+            match u32::try_from(u64::from(p.line) + delta) {
+                Ok(line) => p.line = line,
+                Err(_) => {
+                    let mut c = p.unpack();
+                    c.line += delta;
+                    *p = Packed::whole(self.whole.len());
+                    self.whole.push(c);
+                }
+            }
         }
     }
 
@@ -626,12 +641,40 @@ mod tests {
         store.shift_lines(100);
         let after: Vec<u64> = store.iter().map(|c| c.line).collect();
         assert_eq!(after, before.iter().map(|l| l + 100).collect::<Vec<_>>());
-        let mut more: CycleStore = (5..7).map(gctrace_shaped).collect();
+        // A whole cycle between packed ones.
+        let odd = Cycle {
+            go15: Some(Box::default()),
+            ..gctrace_shaped(6)
+        };
+        let mut more: CycleStore = [gctrace_shaped(5), odd, gctrace_shaped(7)]
+            .into_iter()
+            .collect();
+        let joined: Vec<Cycle> = store
+            .iter()
+            .chain(more.iter())
+            .map(Cow::into_owned)
+            .collect();
         store.append(&mut more);
         assert!(more.is_empty());
         assert_eq!(
+            store.iter().map(Cow::into_owned).collect::<Vec<_>>(),
+            joined
+        );
+        assert_eq!(
+            store.whole_count(),
+            2,
+            "whole ones stay whole, packed ones packed"
+        );
+        // Lines past 32 bits: those cycles are kept whole, every line exact.
+        let before: Vec<u64> = store.iter().map(|c| c.line).collect();
+        let delta = u64::from(u32::MAX) - 8;
+        store.shift_lines(delta);
+        let after: Vec<u64> = store.iter().map(|c| c.line).collect();
+        assert_eq!(after, before.iter().map(|l| l + delta).collect::<Vec<_>>());
+        assert!(store.whole_count() > 2);
+        assert_eq!(
             store.iter().map(|c| c.num).collect::<Vec<_>>(),
-            [1, 2, 3, 4, 5, 6]
+            [1, 2, 3, 4, 5, 6, 7]
         );
     }
 
