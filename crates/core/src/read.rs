@@ -18,22 +18,27 @@ pub fn read_all(input: impl Read) -> std::io::Result<Timeline> {
 
 /// `read_all` into a prepared timeline (e.g. one with `drop_cycles` set). One thread, in
 /// bounded memory: a stream is read a buffer at a time.
-pub fn read_all_into(mut input: impl Read, timeline: Timeline) -> std::io::Result<Timeline> {
+pub fn read_all_into(input: impl Read, timeline: Timeline) -> std::io::Result<Timeline> {
     let mut tl = timeline;
+    decode(input, &mut |e| tl.apply(e))?;
+    tl.apply(Event::End { error: None });
+    Ok(tl)
+}
+
+/// A stream's events, a buffer at a time on this thread (`Event::End` excepted).
+fn decode(mut input: impl Read, each: &mut dyn FnMut(Event)) -> std::io::Result<()> {
     let mut decoder = Decoder::new();
-    let mut sink = |e| tl.apply(e);
     let mut buf = vec![0u8; 256 * 1024];
     loop {
         match input.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => decoder.push(&buf[..n], &mut sink),
+            Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }
     }
-    decoder.finish(&mut sink);
-    tl.apply(Event::End { error: None });
-    Ok(tl)
+    decoder.finish(&mut |e| each(e));
+    Ok(())
 }
 
 /// `read_all_into` on two threads: another reads the stream, cuts it into lines and
@@ -142,21 +147,8 @@ pub fn read_stream_with(
         reader.finish(&mut |e| each(e));
         Some(Ok(()))
     });
-    if let Some(read) = piped {
-        return read;
-    }
-    let mut decoder = crate::trace::Decoder::new();
-    let mut buf = vec![0u8; 256 * 1024];
-    loop {
-        match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => decoder.push(&buf[..n], &mut |e| each(e)),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    decoder.finish(&mut |e| each(e));
-    Ok(())
+    // No thread to cut lines on: all of it here.
+    piped.unwrap_or_else(|| decode(input, each))
 }
 
 /// Bytes a stream's batch of lines holds before it is handed on (`read_stream_into`).
