@@ -473,6 +473,20 @@ fn one_ctrl_c_reaches_a_headless_program_once() {
     assert!(!t.contains("stopped by gcscope"), "{t}");
 }
 
+/// gcscope with `args` on a new pty: its first frame, then `run` longer, then `q`; its exit
+/// status and what it wrote once the terminal was back (after it left the alternate screen).
+fn quit_after(args: &[&str], run: Duration) -> (Option<i32>, String) {
+    let mut on = OnPty::start(args);
+    on.wait_for("phases", Duration::from_secs(20));
+    std::thread::sleep(run);
+    on.pty.master.write_all(b"q").unwrap();
+    let code = on.wait_exit(Duration::from_secs(20)).code();
+    std::thread::sleep(Duration::from_millis(100));
+    let text = on.text();
+    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    (code, after.to_string())
+}
+
 /// What the dashboard showed, the terminal keeps: after `q`, `gcscope ab` prints its table
 /// (what `--headless` prints) once the alternate screen is left, and `gcscope run` its
 /// summary. The programs replay recorded traces (a shell `cat` to stderr), so no Go is needed.
@@ -505,27 +519,20 @@ fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
 
     // Closed before the A/B ended: the table of what ran, and the reason it is short.
     let slow = format!("{a}; sleep 30");
-    let mut on = OnPty::start(&["ab", "--runs", "3", &slow, &b]);
-    on.wait_for("phases", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(500));
-    on.pty.master.write_all(b"q").unwrap();
-    on.wait_exit(Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let (_, after) = quit_after(
+        &["ab", "--runs", "3", &slow, &b],
+        Duration::from_millis(500),
+    );
     assert!(
         after.contains("the dashboard closed after 0 of 3 runs a side"),
         "{after:?}"
     );
 
-    let mut on = OnPty::start(&["run", "--", "sh", "-c", &format!("{a}; sleep 30")]);
-    on.wait_for("phases", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(500));
-    on.pty.master.write_all(b"q").unwrap();
-    on.wait_exit(Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let script = format!("{a}; sleep 30");
+    let (_, after) = quit_after(
+        &["run", "--", "sh", "-c", &script],
+        Duration::from_millis(500),
+    );
     assert!(after.contains("gcscope run: sh -c"), "{after:?}");
     assert!(
         after.contains("49 cycles"),
@@ -542,14 +549,8 @@ fn after_q_the_terminal_keeps_the_ab_table_and_the_run_summary() {
 #[test]
 fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
     let trace = "traces/go/pacer/sweep_tree_gogc100.log";
-    let mut on = OnPty::start(&["view", trace]);
-    on.wait_for("phases", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(500));
-    on.pty.master.write_all(b"q").unwrap();
-    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let (code, after) = quit_after(&["view", trace], Duration::from_millis(500));
+    assert_eq!(code, Some(0));
     let summary = Command::new(env!("CARGO_BIN_EXE_gcscope"))
         .args(["summary", trace])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -568,14 +569,8 @@ fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
     // A log of several processes: the line of the whole, and only the run shown (the
     // dashboard opens on the program's, the last).
     let trace = "traces/wild/052_tebeka-gctrace-map.gctrace-gorun-restarts.txt";
-    let mut on = OnPty::start(&["view", trace]);
-    on.wait_for("phases", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(500));
-    on.pty.master.write_all(b"q").unwrap();
-    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let (code, after) = quit_after(&["view", trace], Duration::from_millis(500));
+    assert_eq!(code, Some(0));
     assert!(after.contains("4 runs, 95 cycles"), "{after:?}");
     assert_eq!(after.matches("(from line").count(), 1, "{after:?}");
     assert!(after.contains("run 4 (from line"), "{after:?}");
@@ -589,14 +584,8 @@ fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
         "traces/go/pacer/sweep_tree_gogc100.log",
         "traces/go/pacer/sweep_tree_gogc200.log",
     );
-    let mut on = OnPty::start(&["view", a, b]);
-    on.wait_for("phases", Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(500));
-    on.pty.master.write_all(b"q").unwrap();
-    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let (code, after) = quit_after(&["view", a, b], Duration::from_millis(500));
+    assert_eq!(code, Some(0));
     assert!(
         after.contains(&format!("{a}: 1 run, 49 cycles")),
         "{after:?}"
@@ -613,16 +602,10 @@ fn after_q_view_leaves_the_run_it_showed_in_the_terminal() {
 /// each marker's run, as `summary` prints it, and the A/B strip's rows over the latest turns.
 #[test]
 fn after_q_the_lab_leaves_both_runs_and_the_ab_strip() {
-    let mut on = OnPty::start(&[]);
-    on.wait_for("phases", Duration::from_secs(20));
     // Turns of at least 250 ms a side: the strip compares once each side completed one
     // (the screen's text arrives as changed cells, so its title cannot be waited for).
-    std::thread::sleep(Duration::from_secs(8));
-    on.pty.master.write_all(b"q").unwrap();
-    assert_eq!(on.wait_exit(Duration::from_secs(20)).code(), Some(0));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = on.text();
-    let after = text.rsplit("\u{1b}[?1049l").next().unwrap_or_default();
+    let (code, after) = quit_after(&[], Duration::from_secs(8));
+    assert_eq!(code, Some(0));
     for marker in ["legacy", "greentea"] {
         assert!(
             after.contains(&format!("lab tree {marker} GOGC=100")),
