@@ -35,9 +35,9 @@ pub struct Reader {
     last_cycle_run: Option<usize>,
     /// A `lab:` line (its number and fields) waiting for the next cycle.
     lab: Option<(u64, Box<LabStats>)>,
-    /// Reading a piece of a larger input on its own: every cycle's number and start time, so
-    /// that `join` can check the piece's runs are those a reader of the whole input makes.
-    routed: Option<Vec<(u32, u64)>>,
+    /// Reading a piece of a larger input on its own: how its cycles were routed, so that
+    /// `join` can check the piece's runs are those a reader of the whole input makes.
+    routes: Option<Routes>,
     /// A text written a line number into (a `lab:` line's problem): a piece read on its own
     /// numbers lines from 1, and such a text cannot be renumbered.
     numbered_text: bool,
@@ -64,7 +64,7 @@ struct Router {
     closed: usize,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct RunTail {
     num: u32,
     at: u64,
@@ -113,8 +113,23 @@ impl Router {
         routed
     }
 
+    /// Whether cycle `num` at `at` is the next of the current run: then `route` puts it there
+    /// whatever the other runs are.
+    fn continues_current(&self, num: u32, at: u64) -> bool {
+        self.current
+            .is_some_and(|cur| continues(&self.tail(cur), num, at))
+    }
+
+    /// Make `tail` the current run's last cycle, as routing the cycles that continue it up to
+    /// `tail` does.
+    fn set_current_tail(&mut self, tail: RunTail) {
+        if let Some(cur) = self.current {
+            self.tails[cur - self.base] = tail;
+        }
+    }
+
     fn decide(&self, num: u32, at: u64) -> Routed {
-        let continues = |t: &RunTail| t.num.checked_add(1) == Some(num) && at >= t.at;
+        let continues = |t: &RunTail| continues(t, num, at);
         if let Some(cur) = self.current {
             let t = self.tail(cur);
             if continues(&t) {
@@ -135,6 +150,30 @@ impl Router {
             restart: self.current.map(|cur| (num, self.tail(cur).num)),
         }
     }
+}
+
+/// Whether cycle `num` at `at` comes right after `tail` in the same run.
+fn continues(tail: &RunTail, num: u32, at: u64) -> bool {
+    tail.num.checked_add(1) == Some(num) && at >= tail.at
+}
+
+/// How a piece's cycles were routed, kept for `Reader::join`: each cycle that did not simply
+/// continue the current run, and before it the last of those that did. A cycle that continues
+/// the current run goes there in any reading, so only the others need routing again; the
+/// record is as long as the piece has breaks, not cycles (a 16-byte entry a cycle made a
+/// large file's summary spend a tenth of its time page-faulting fresh memory).
+#[derive(Default)]
+struct Routes {
+    hops: Vec<Hop>,
+    /// The last cycle since the last hop, which continued the current run.
+    continued: Option<RunTail>,
+}
+
+/// A cycle that did not continue the current run.
+struct Hop {
+    /// The current run's last cycle just before it, when that one continued it.
+    after: Option<RunTail>,
+    cycle: RunTail,
 }
 
 /// How a piece read on its own joins the reading before it: `runs[k]` is the run the piece's
@@ -180,7 +219,7 @@ impl Reader {
     #[must_use]
     pub fn for_piece() -> Self {
         Reader {
-            routed: Some(Vec::new()),
+            routes: Some(Routes::default()),
             ..Self::default()
         }
     }
@@ -203,7 +242,7 @@ impl Reader {
         lines_before: u64,
     ) -> Option<Join> {
         // Only a `for_piece` reader knows where its cycles went.
-        let routed = piece.routed.as_deref()?;
+        let routes = piece.routes.as_ref()?;
         if self.pending.is_some()
             || self.lab.is_some()
             || !piece_starts_with_cycle
@@ -217,7 +256,12 @@ impl Reader {
             runs: Vec::new(),
             restart: None,
         };
-        for &(num, at) in routed {
+        for hop in &routes.hops {
+            if let Some(tail) = hop.after {
+                alone.set_current_tail(tail);
+                on.set_current_tail(tail);
+            }
+            let RunTail { num, at } = hop.cycle;
             match (alone.route(num, at), on.route(num, at)) {
                 (Routed::Run(k), Routed::Run(r)) if join.runs.get(k) == Some(&r) => {}
                 (Routed::New { run: 0, .. }, Routed::Run(r)) => join.runs.push(r),
@@ -229,6 +273,9 @@ impl Reader {
                 }
                 _ => return None,
             }
+        }
+        if let Some(tail) = routes.continued {
+            on.set_current_tail(tail);
         }
         self.router = on;
         self.pending = piece.pending.map(|mut p| {
@@ -520,8 +567,17 @@ impl Reader {
         if let Some((_, lab)) = self.lab.take() {
             cycle.lab = Some(lab);
         }
-        if let Some(routed) = &mut self.routed {
-            routed.push((cycle.num, cycle.at));
+        if let Some(routes) = &mut self.routes {
+            let cycle = RunTail {
+                num: cycle.num,
+                at: cycle.at,
+            };
+            if self.router.continues_current(cycle.num, cycle.at) {
+                routes.continued = Some(cycle);
+            } else {
+                let after = routes.continued.take();
+                routes.hops.push(Hop { after, cycle });
+            }
         }
         let run = match self.router.route(cycle.num, cycle.at) {
             Routed::Run(run) => run,
