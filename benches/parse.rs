@@ -110,6 +110,28 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // gc lines only (one process's, as a long-running program prints them): the parse alone.
+    let gc_only: Vec<&[u8]> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with(b"gc ") && matches!(parse::parse_line(l), parse::Line::Cycle { .. }))
+        .collect();
+    let mut g = c.benchmark_group("gc_lines");
+    g.throughput(Throughput::Elements(gc_only.len() as u64));
+    g.sample_size(20);
+    g.bench_function("parse_line", |b| {
+        b.iter(|| {
+            let mut procs = 0u64;
+            for l in &gc_only {
+                if let parse::Line::Cycle { cycle, .. } = parse::parse_line(l) {
+                    procs += u64::from(cycle.procs);
+                }
+            }
+            black_box(procs)
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -2,6 +2,7 @@
 //! writing the model back as Go's text (`format`). Depends only on `model`.
 
 mod cursor;
+mod fast;
 pub mod format;
 pub mod lines;
 pub mod metric;

@@ -114,7 +114,12 @@ pub fn parse_line(line: &[u8]) -> Line {
     if line.starts_with(b"gc ") {
         // Parsed in place: a 200-byte cycle returned and then boxed is copied twice.
         let mut cycle = Box::<Cycle>::default();
-        if let Ok(end) = parse_cycle_into(line, 0, &mut cycle) {
+        // The common shape in one pass (`fast`); any other, in full.
+        let end = super::fast::parse_common(line, &mut cycle).ok_or(()).or_else(|()| {
+            *cycle = Cycle::default();
+            parse_cycle_into(line, 0, &mut cycle)
+        });
+        if let Ok(end) = end {
             return Line::Cycle {
                 cycle,
                 before: 0..0,
@@ -197,6 +202,11 @@ pub fn later_gc_starts(line: &[u8]) -> impl Iterator<Item = usize> + '_ {
 #[must_use]
 pub fn gc_start_within(line: &[u8], range: std::ops::Range<usize>) -> bool {
     let from = range.start;
+    // Most gc lines have no text around them: nothing to search (the searcher's set-up was a
+    // thirtieth of a large file's summary).
+    if range.is_empty() {
+        return false;
+    }
     line.get(range)
         .is_some_and(|part| GC.find_iter(part).any(|at| looks_like_gc(line, from + at)))
 }
