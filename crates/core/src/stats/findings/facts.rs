@@ -99,14 +99,19 @@ fn roots(c: &Cycle) -> Option<u64> {
 impl Facts {
     pub fn push(&mut self, c: &Cycle) {
         let mb = |b: u64| u32::try_from(b >> 20).unwrap_or(u32::MAX);
-        // The key only ranks cycles (the figures are printed from the cycle): f32 is enough.
-        #[allow(clippy::cast_possible_truncation)]
-        let ev = |key: f64| Ev {
+        // The cycle's part of every event, made once (not once an offer).
+        let base = Ev {
             num: c.num,
-            key: key as f32,
+            key: 0.0,
             live_mb: mb(c.heap_live),
             roots_mb: mb(roots(c).unwrap_or(0)),
             stw1_pct: 0,
+        };
+        // The key only ranks cycles (the figures are printed from the cycle): f32 is enough.
+        #[allow(clippy::cast_possible_truncation)]
+        let ev = |key: f64| Ev {
+            key: key as f32,
+            ..base
         };
         // Saturating: values come from text and may be anything a u64 holds.
         let gc = [
