@@ -115,7 +115,9 @@ fn bench(c: &mut Criterion) {
     let gc_only: Vec<&[u8]> = lines
         .iter()
         .copied()
-        .filter(|l| l.starts_with(b"gc ") && matches!(parse::parse_line(l), parse::Line::Cycle { .. }))
+        .filter(|l| {
+            l.starts_with(b"gc ") && matches!(parse::parse_line(l), parse::Line::Cycle { .. })
+        })
         .collect();
     let mut g = c.benchmark_group("gc_lines");
     g.throughput(Throughput::Elements(gc_only.len() as u64));

@@ -115,10 +115,12 @@ pub fn parse_line(line: &[u8]) -> Line {
         // Parsed in place: a 200-byte cycle returned and then boxed is copied twice.
         let mut cycle = Box::<Cycle>::default();
         // The common shape in one pass (`fast`); any other, in full.
-        let end = super::fast::parse_common(line, &mut cycle).ok_or(()).or_else(|()| {
-            *cycle = Cycle::default();
-            parse_cycle_into(line, 0, &mut cycle)
-        });
+        let end = super::fast::parse_common(line, &mut cycle)
+            .ok_or(())
+            .or_else(|()| {
+                *cycle = Cycle::default();
+                parse_cycle_into(line, 0, &mut cycle)
+            });
         if let Ok(end) = end {
             return Line::Cycle {
                 cycle,
