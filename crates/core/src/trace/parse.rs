@@ -150,6 +150,22 @@ pub fn parse_line(line: &[u8]) -> Line {
     }
 }
 
+/// `parse_line` for a caller that keeps the cycles (a batch of lines read on one thread and
+/// built on another): a gc line of the common shape at column 0 is read into `into`, which
+/// starts as `Cycle::default()`, and `Ok(after)` is what `Line::Cycle`'s `after` would be (its
+/// `before` is empty); any other line is `Err` of what `parse_line` makes of it. No box is
+/// made for the common line, so none is freed on another thread.
+pub fn parse_line_into(line: &[u8], into: &mut Cycle) -> Result<std::ops::Range<usize>, Line> {
+    let trimmed = trim_end(line);
+    if trimmed.starts_with(b"gc ") {
+        if let Some(end) = super::fast::parse_common(trimmed, into) {
+            return Ok(trailing(trimmed, end));
+        }
+        *into = Cycle::default();
+    }
+    Err(parse_line(line))
+}
+
 enum Found {
     Cycle(Cycle, usize, usize),
     Malformed(ParseError),
