@@ -506,4 +506,39 @@ mod tests {
         let err = read_stream_into(failing, Timeline::default()).unwrap_err();
         assert_eq!(err.to_string(), "the disk went away");
     }
+
+    /// The lines a batch cannot hold as ranges of its read: a line longer than the line limit
+    /// (cut, within a read and across reads), lines ending in CRLF, a gc line glued to other
+    /// output, one split across reads, and a last line without a newline. Read on two threads,
+    /// they make the single reader's timeline.
+    #[test]
+    fn a_stream_of_awkward_lines_reads_as_the_single_reader_reads_it() {
+        let gc = |n: u32| {
+            format!("gc {n} @0.{n:03}s 1%: 0.010+1.2+0.011 ms clock, 0.020+0.1/1.0/0+0.022 ms cpu, 4->5->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P")
+        };
+        let mut text = String::new();
+        for n in 1..60u32 {
+            match n % 6 {
+                0 => text += &format!("{}\r\n", gc(n)),
+                1 => text += &format!("BenchmarkX-2 \t{}\n", gc(n)),
+                2 if n == 20 => text += &format!("{}\n{}\n", "y".repeat(300_000), gc(n)),
+                3 => text += &format!("{} (forced)\n", gc(n)),
+                _ => text += &format!("{}\n", gc(n)),
+            }
+        }
+        text += &gc(60);
+        let bytes = text.as_bytes();
+        let whole = read_all(bytes).unwrap();
+        assert_eq!(whole.cycle_count(), 60);
+        assert_eq!(whole.problems.len(), 1, "the long line, cut");
+        for step in [7, 4096, 65_536, 1 << 20] {
+            let trickle = Trickle {
+                bytes,
+                step,
+                fail: false,
+            };
+            let tl = read_stream_into(trickle, Timeline::default()).unwrap();
+            assert_eq!(tl, whole, "{step} bytes a read");
+        }
+    }
 }
