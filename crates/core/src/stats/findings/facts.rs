@@ -33,7 +33,7 @@ pub(super) struct Ev {
 /// the largest of the parts' largest, so merging is exact.
 fn offer_top(v: &mut Vec<Ev>, e: Ev, cap: usize) {
     // Most cycles rank below a full list's last: one comparison, no scan.
-    if v.len() >= cap && v.last().is_some_and(|x| e.key <= x.key) {
+    if !would_rank(v, e.key, cap) {
         return;
     }
     let at = v.iter().position(|x| e.key > x.key).unwrap_or(v.len());
@@ -41,6 +41,11 @@ fn offer_top(v: &mut Vec<Ev>, e: Ev, cap: usize) {
         v.insert(at, e);
         v.truncate(cap);
     }
+}
+
+/// Whether an event of `key` can enter the `cap` largest of `v` (else `offer_top` drops it).
+fn would_rank(v: &[Ev], key: f32, cap: usize) -> bool {
+    !(v.len() >= cap && v.last().is_some_and(|x| key <= x.key))
 }
 
 fn offer_first(v: &mut Vec<Ev>, e: Ev) {
@@ -150,21 +155,25 @@ impl Facts {
             self.leak_checks += usize::from(c.leak_check);
             offer_first(&mut self.forced_first, ev(0.0));
         }
-        let stw1_pct = c
-            .clock
-            .sweep_term
-            .min(pause)
-            .saturating_mul(100)
-            .checked_div(pause)
-            .map_or(0, |p| u8::try_from(p).unwrap_or(100));
-        offer_top(
-            &mut self.pauses,
-            Ev {
-                stw1_pct,
-                ..ev(pause as f64)
-            },
-            PAUSES,
-        );
+        let pause_ev = ev(pause as f64);
+        // The sweep-termination share only for a pause that ranks (a division a cycle).
+        if would_rank(&self.pauses, pause_ev.key, PAUSES) {
+            let stw1_pct = c
+                .clock
+                .sweep_term
+                .min(pause)
+                .saturating_mul(100)
+                .checked_div(pause)
+                .map_or(0, |p| u8::try_from(p).unwrap_or(100));
+            offer_top(
+                &mut self.pauses,
+                Ev {
+                    stw1_pct,
+                    ..pause_ev
+                },
+                PAUSES,
+            );
+        }
         if let Some(over) = c.overshoot() {
             let goal = c.goal.unwrap_or(0);
             if over >= 2 * MIB_I64 && over as f64 >= 0.05 * goal as f64 {
