@@ -40,6 +40,12 @@
 #   RUNS      runs per command (default 10)
 #   TRACE_DIR where the real traces come from (default: traces/go of this repository,
 #             so a clone measures what the README says)
+#   TEBEKA_GCTRACE  a clone of github.com/tebeka/gctrace: its parser (gctrace.go, standard
+#             library only) is built from that source, with `go` ($GO or on PATH), into a
+#             reader timed beside the others (a line at a time through gctrace.Unmarshal,
+#             the function its Scanner calls, going on past lines that are not gc lines,
+#             which its Scanner stops at). Without it, or without go, that column is left
+#             out and the script says so. Its source is never copied into this repository.
 set -euo pipefail
 
 # --- locations ------------------------------------------------------------
@@ -145,6 +151,71 @@ else
     fi
 fi
 
+# --- 2b. tebeka/gctrace's parser, built from a clone when there is one ---------------
+TEBEKA_BIN=""
+GO_BIN="${GO:-$(type -P go || true)}"
+if [[ -n "${TEBEKA_GCTRACE:-}" && -n "$GO_BIN" && -f "$TEBEKA_GCTRACE/gctrace.go" ]]; then
+    tebeka_dir="$(mktemp -d "${TMPDIR:-/tmp}/gcscope-tebeka.XXXXXX")"
+    # shellcheck disable=SC2064  # expand $tebeka_dir now, on purpose
+    trap "rm -rf '$tebeka_dir'" EXIT
+    mkdir -p "$tebeka_dir/gctrace"
+    # Only the parser's file: the module's go.mod asks for test and lint tools this
+    # offline build cannot fetch, and the parser needs none of them.
+    cp "$TEBEKA_GCTRACE/gctrace.go" "$tebeka_dir/gctrace/"
+    printf 'module gcscopebench\n\ngo 1.21\n' > "$tebeka_dir/go.mod"
+    cat > "$tebeka_dir/main.go" <<'GO'
+// A reader over tebeka/gctrace's parser: every line through gctrace.Unmarshal, gc lines
+// counted and one figure of each summed (so the parse is not dead code).
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+
+	"gcscopebench/gctrace"
+)
+
+func main() {
+	in := os.Stdin
+	if len(os.Args) > 1 && os.Args[1] != "-" {
+		f, err := os.Open(os.Args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		in = f
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var tr gctrace.Trace
+	n, other, live := 0, 0, 0
+	for sc.Scan() {
+		if gctrace.Unmarshal(sc.Text(), &tr) == nil {
+			n++
+			live += tr.Heap.Live
+		} else {
+			other++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println(n, other, live)
+}
+GO
+    if (cd "$tebeka_dir" && GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local "$GO_BIN" build -o tebeka-reader . ) >&2; then
+        TEBEKA_BIN="$tebeka_dir/tebeka-reader"
+        echo "tebeka/gctrace: built from $TEBEKA_GCTRACE with $("$GO_BIN" version)" >&2
+    else
+        echo "tebeka/gctrace: the build failed; its column is left out" >&2
+    fi
+else
+    echo "tebeka/gctrace: left out (set TEBEKA_GCTRACE to a clone of github.com/tebeka/gctrace, with go on PATH or in \$GO)" >&2
+fi
+
 # --- 3. timing and the table -------------------------------------------------
 # Python does the timing: time.perf_counter() around subprocess.run(), best of
 # RUNS. Every command's stdout goes to a temporary file (rewritten each run),
@@ -162,6 +233,7 @@ import os, subprocess, sys, tempfile, time
 
 inputs = [("mixed", sys.argv[1]), ("gc-only", sys.argv[2])]
 runs, py_reader, gcscope = int(sys.argv[3]), sys.argv[4], sys.argv[5]
+tebeka = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] else None
 
 def cmds(path):
     """(name, label, argv) for each command on each path: from the file, from a pipe."""
@@ -173,7 +245,10 @@ def cmds(path):
         ("grep", "pipe", ["sh", "-c", f"cat {q(path)} | grep -c '^gc '"]),
         ("python", "pipe", ["sh", "-c", f"cat {q(path)} | {q(sys.executable)} {q(py_reader)} /dev/stdin"]),
         ("gcscope", "pipe", ["sh", "-c", f"cat {q(path)} | {q(gcscope)} summary --json -"]),
-    ]
+    ] + ([
+        ("tebeka", "file", [tebeka, path]),
+        ("tebeka", "pipe", ["sh", "-c", f"cat {q(path)} | {q(tebeka)} -"]),
+    ] if tebeka else [])
 
 out = tempfile.TemporaryFile(mode="w+")
 
@@ -201,14 +276,19 @@ for name, path in inputs:
         for c, how, argv in cs:
             run(argv)
             best[(c, how)] = min(best[(c, how)], run(argv))
-    print(f"  {'path':<5} {'grep -c s':>10} {'python s':>9} {'gcscope s':>10} {'gcscope/grep':>13} {'python/gcscope':>15}")
+    head = f"  {'path':<5} {'grep -c s':>10} {'python s':>9} {'gcscope s':>10} {'gcscope/grep':>13} {'python/gcscope':>15}"
+    print(head + (f" {'tebeka s':>9} {'tebeka/gcscope':>15}" if tebeka else ""))
     for how in ("file", "pipe"):
         g, p, q = best[("gcscope", how)], best[("python", how)], best[("grep", how)]
-        print(f"  {how:<5} {q:>10.3f} {p:>9.3f} {g:>10.3f} {g / q:>12.2f}x {p / g:>14.1f}x")
+        row = f"  {how:<5} {q:>10.3f} {p:>9.3f} {g:>10.3f} {g / q:>12.2f}x {p / g:>14.1f}x"
+        if tebeka:
+            t = best[("tebeka", how)]
+            row += f" {t:>9.3f} {t / g:>14.1f}x"
+        print(row)
     print()
 PY
 )
 
 cat "$BIG" "$GC_ONLY" >/dev/null   # warm the page cache so the first timed run is not a disk read
 cd "$ROOT"
-python3 -c "$TIMER_PY" "$BIG" "$GC_ONLY" "$RUNS" "$PY_READER" "$GCSCOPE_BIN"
+python3 -c "$TIMER_PY" "$BIG" "$GC_ONLY" "$RUNS" "$PY_READER" "$GCSCOPE_BIN" "$TEBEKA_BIN"
