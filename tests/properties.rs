@@ -235,11 +235,20 @@ enum Step {
     Blank,
 }
 
+/// Processes a generated log may mix: more than the reader's window of recent runs
+/// (`RECENT_RUNS`, 16), so that runs fall out of it and a piece's join must agree on that too.
+const PROCESSES: usize = 24;
+
+/// Which process writes: mostly one of three, sometimes any of `PROCESSES`.
+fn process() -> impl Strategy<Value = usize> {
+    prop_oneof![3 => 0usize..3, 1 => 0usize..PROCESSES]
+}
+
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        6 => (0usize..3, prop_oneof![9 => Just(1u32), 1 => 2u32..5]).prop_map(|(p, gap)| Step::Gc { p, gap }),
-        1 => (0usize..3).prop_map(|p| Step::Restart { p }),
-        1 => (0usize..3, 1usize..120).prop_map(|(p, at)| Step::Split { p, at }),
+        6 => (process(), prop_oneof![9 => Just(1u32), 1 => 2u32..5]).prop_map(|(p, gap)| Step::Gc { p, gap }),
+        1 => process().prop_map(|p| Step::Restart { p }),
+        1 => (process(), 1usize..120).prop_map(|(p, at)| Step::Split { p, at }),
         3 => Just(Step::Scan),
         1 => Just(Step::Lab),
         2 => Just(Step::Output),
@@ -247,12 +256,12 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// The text of a generated log: up to three processes writing to one file.
+/// The text of a generated log: up to `PROCESSES` processes writing to one file.
 fn render(steps: &[Step]) -> String {
-    let mut num = [0u32; 3];
-    let mut at = [0u64; 3];
+    let mut num = [0u32; PROCESSES];
+    let mut at = [0u64; PROCESSES];
     let mut text = String::new();
-    let mut gc = |p: usize, gap: u32, num: &mut [u32; 3]| {
+    let mut gc = |p: usize, gap: u32, num: &mut [u32; PROCESSES]| {
         num[p] += gap;
         at[p] += 1_000_000 * (1 + p as u64);
         let c = Cycle {
@@ -307,6 +316,42 @@ proptest! {
         prop_assert_eq!(&tl.notes, &whole.notes);
         prop_assert_eq!(&tl.problems, &whole.problems);
         prop_assert!(tl == whole);
+    }
+}
+
+/// More processes than the reader's window of recent runs (16), writing in turn, some of them
+/// restarting: cut into pieces anywhere, the log reads as one reader reads it. (Its pieces are
+/// read again rather than joined: a piece whose cycles go on several earlier runs is.)
+#[test]
+fn pieces_read_past_the_window_of_recent_runs_as_one_reader() {
+    let mut num = [0u32; 30];
+    let mut text = String::new();
+    for round in 0..40u64 {
+        for (p, n) in num.iter_mut().enumerate() {
+            // Processes 0-9 write every round, the others every third: runs drop out of the
+            // window and come back.
+            if p >= 10 && round % 3 != 0 {
+                continue;
+            }
+            *n = if round == 20 && p % 7 == 0 { 1 } else { *n + 1 };
+            let c = Cycle {
+                num: *n,
+                at: (round + 1) * 1_000_000_000 + p as u64,
+                procs: 2,
+                goal: Some(4 << 20),
+                ..Default::default()
+            };
+            text.push_str(&format::line(&c));
+            text.push('\n');
+        }
+    }
+    let whole = core_read::read_all(text.as_bytes()).unwrap();
+    assert!(whole.runs.len() > 30, "{} runs", whole.runs.len());
+    for pieces in 2..12 {
+        let (tl, count) =
+            core_read::read_bytes_in_pieces(text.as_bytes(), Timeline::default(), pieces);
+        assert!(tl == whole, "{pieces} pieces");
+        assert_eq!(count.read, pieces, "cut into {pieces}");
     }
 }
 
