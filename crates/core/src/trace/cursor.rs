@@ -84,17 +84,7 @@ impl<'a> Cursor<'a> {
     /// overflow check per digit.
     #[inline(always)]
     pub(super) fn digits(&mut self) -> (u64, usize) {
-        let rest = self.s.get(self.pos..).unwrap_or_default();
-        let mut v: u64 = 0;
-        let mut n = 0;
-        while let Some(&b) = rest.get(n) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            n += 1;
-        }
+        let (v, n) = leading_digits(self.s.get(self.pos..).unwrap_or_default());
         self.pos += n;
         (v, n)
     }
@@ -125,18 +115,6 @@ impl<'a> Cursor<'a> {
     /// Digits beyond `scale` decimals are dropped (they are below the unit).
     #[inline(always)]
     pub(super) fn decimal(&mut self, scale: u32, what: &'static str) -> Result<u64, ParseError> {
-        const POW10: [u64; 10] = [
-            1,
-            10,
-            100,
-            1_000,
-            10_000,
-            100_000,
-            1_000_000,
-            10_000_000,
-            100_000_000,
-            1_000_000_000,
-        ];
         let scale = scale.min(9) as usize;
         let whole: u64 = self.int_as(what)?;
         let mut value = whole
@@ -149,14 +127,7 @@ impl<'a> Cursor<'a> {
             if n == 0 {
                 return Err(self.err(what));
             }
-            // Keep `scale` digits: scale up a short fraction, cut a long one (below the unit).
-            let kept = if n <= scale {
-                frac * POW10[scale - n]
-            } else {
-                self.s[from..from + scale]
-                    .iter()
-                    .fold(0, |v, &d| v * 10 + u64::from(d - b'0'))
-            };
+            let kept = scaled_fraction(&self.s[from..self.pos], frac, scale);
             value = value.checked_add(kept).ok_or_else(|| self.err(what))?;
         }
         Ok(value)
@@ -223,6 +194,50 @@ impl<'a> Cursor<'a> {
         let n: u64 = self.int_as(what)?;
         n.checked_mul(1 << 20)
             .ok_or_else(|| self.err("a size below 2^44 MB"))
+    }
+}
+
+/// Powers of ten a decimal is scaled by (`Cursor::decimal`, `fast`).
+pub(super) const POW10: [u64; 10] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+];
+
+/// The digits `rest` starts with: their value and how many. Up to 19 digits cannot overflow
+/// a u64; the value of more wraps, and is the caller's to check. The hot loop of the parser: no
+/// overflow check per digit.
+#[inline(always)]
+pub(super) fn leading_digits(rest: &[u8]) -> (u64, usize) {
+    let mut v: u64 = 0;
+    let mut n = 0;
+    while let Some(&b) = rest.get(n) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        n += 1;
+    }
+    (v, n)
+}
+
+/// A fraction's `digits` (`value` theirs when at most 19) kept to `scale` (at most 9)
+/// decimals: a short one scaled up, a long one cut (what is cut is below the unit).
+#[inline(always)]
+pub(super) fn scaled_fraction(digits: &[u8], value: u64, scale: usize) -> u64 {
+    match digits.get(..scale) {
+        Some(kept) if digits.len() > scale => {
+            kept.iter().fold(0, |v, &d| v * 10 + u64::from(d - b'0'))
+        }
+        _ => value * POW10[scale - digits.len()],
     }
 }
 

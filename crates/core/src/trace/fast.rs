@@ -10,6 +10,7 @@
 //! read here gives exactly the cycle the full grammar gives (tests below and in `parse.rs`
 //! compare them over every line of the corpus and mutated ones).
 
+use super::cursor::{leading_digits, scaled_fraction, POW10};
 use super::parse::MAX_PHASE_NS;
 use gcscope_model::{Clock, Cpu, Cycle};
 
@@ -110,17 +111,7 @@ impl Fast<'_> {
     /// 1 to 19 digits (which cannot overflow a u64): their value and how many.
     #[inline(always)]
     fn digits(&mut self) -> Option<(u64, usize)> {
-        let rest = self.s.get(self.pos..)?;
-        let mut v: u64 = 0;
-        let mut n = 0;
-        while let Some(&b) = rest.get(n) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            n += 1;
-        }
+        let (v, n) = leading_digits(self.s.get(self.pos..)?);
         self.pos += n;
         (1..=19).contains(&n).then_some((v, n))
     }
@@ -134,32 +125,13 @@ impl Fast<'_> {
     /// dropped: `Cursor::decimal`.
     #[inline(always)]
     fn decimal(&mut self, scale: usize) -> Option<u64> {
-        const POW10: [u64; 10] = [
-            1,
-            10,
-            100,
-            1_000,
-            10_000,
-            100_000,
-            1_000_000,
-            10_000_000,
-            100_000_000,
-            1_000_000_000,
-        ];
         let value = self.uint()?.checked_mul(POW10[scale])?;
         if self.byte(b'.').is_none() {
             return Some(value);
         }
         let from = self.pos;
-        let (frac, n) = self.digits()?;
-        let kept = if n <= scale {
-            frac * POW10[scale - n]
-        } else {
-            self.s[from..from + scale]
-                .iter()
-                .fold(0, |v, &d| v * 10 + u64::from(d - b'0'))
-        };
-        value.checked_add(kept)
+        let (frac, _) = self.digits()?;
+        value.checked_add(scaled_fraction(&self.s[from..self.pos], frac, scale))
     }
 
     /// Milliseconds to ns, at most `MAX_PHASE_NS`: `Cursor::ms`.

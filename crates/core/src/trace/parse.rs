@@ -108,20 +108,30 @@ impl ParseError {
 }
 
 /// Classify one physical line (without its newline).
+#[must_use]
 pub fn parse_line(line: &[u8]) -> Line {
     let line = trim_end(line);
-    // Fast path: most lines of a trace are gc lines at column 0.
+    // Fast path: most lines of a trace are gc lines of the common shape at column 0, read in
+    // one pass (`fast`) in place (a 200-byte cycle returned and then boxed is copied twice).
     if line.starts_with(b"gc ") {
-        // Parsed in place: a 200-byte cycle returned and then boxed is copied twice.
         let mut cycle = Box::<Cycle>::default();
-        // The common shape in one pass (`fast`); any other, in full.
-        let end = super::fast::parse_common(line, &mut cycle)
-            .ok_or(())
-            .or_else(|()| {
-                *cycle = Cycle::default();
-                parse_cycle_into(line, 0, &mut cycle)
-            });
-        if let Ok(end) = end {
+        if let Some(end) = super::fast::parse_common(line, &mut cycle) {
+            return Line::Cycle {
+                cycle,
+                before: 0..0,
+                after: trailing(line, end),
+            };
+        }
+    }
+    parse_uncommon(line)
+}
+
+/// `parse_line` of a line without trailing blanks that is not a gc line of the common shape:
+/// a gc line the full grammar reads, anything else.
+fn parse_uncommon(line: &[u8]) -> Line {
+    if line.starts_with(b"gc ") {
+        let mut cycle = Box::<Cycle>::default();
+        if let Ok(end) = parse_cycle_into(line, 0, &mut cycle) {
             return Line::Cycle {
                 cycle,
                 before: 0..0,
@@ -163,7 +173,7 @@ pub fn parse_line_into(line: &[u8], into: &mut Cycle) -> Result<std::ops::Range<
         }
         *into = Cycle::default();
     }
-    Err(parse_line(line))
+    Err(parse_uncommon(trimmed))
 }
 
 enum Found {
