@@ -4,6 +4,7 @@
 
 use crate::timeline::Timeline;
 use crate::trace::lines::{RawLine, DEFAULT_MAX_LINE};
+use crate::trace::parse::common_line_at;
 use crate::trace::reader::Reader;
 use crate::trace::Decoder;
 use gcscope_model::Event;
@@ -376,6 +377,21 @@ fn read_lines(
     let mut start = 0;
     let mut no = first;
     while start < bytes.len() {
+        // Most lines of a large trace: read where they start, their end found by the parse.
+        if let Some((len, parsed)) = common_line_at(&bytes[start..]) {
+            let raw = RawLine {
+                no,
+                bytes: &bytes[start..start + len],
+                dropped: 0,
+            };
+            reader.parsed_line(raw, parsed, &mut |e| tl.apply(e));
+            no += 1;
+            start += len + 1;
+            if max_runs != usize::MAX && no.is_multiple_of(1024) && tl.runs.len() >= max_runs {
+                return None;
+            }
+            continue;
+        }
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         // The same cut as the streaming splitter: a huge line keeps its first bytes.
         let kept = (end - start).min(DEFAULT_MAX_LINE);

@@ -126,6 +126,28 @@ pub fn parse_line(line: &[u8]) -> Line {
     parse_uncommon(line)
 }
 
+/// The common gc line `rest` starts with, when a newline (or the end of `rest`) follows it
+/// right away: its length and `parse_line` of it, read without first looking for the end of
+/// the line (a pass over every byte: a tenth of a large file's read). `None` for anything
+/// else, which is then cut at its newline and read by `parse_line`.
+#[inline]
+#[must_use]
+pub fn common_line_at(rest: &[u8]) -> Option<(usize, Line)> {
+    if !rest.starts_with(b"gc ") {
+        return None;
+    }
+    let mut cycle = Box::<Cycle>::default();
+    let end = super::fast::parse_common(rest, &mut cycle)?;
+    matches!(rest.get(end), None | Some(b'\n')).then_some((
+        end,
+        Line::Cycle {
+            cycle,
+            before: 0..0,
+            after: end..end,
+        },
+    ))
+}
+
 /// `parse_line` of a line without trailing blanks that is not a gc line of the common shape:
 /// a gc line the full grammar reads, anything else.
 fn parse_uncommon(line: &[u8]) -> Line {
@@ -607,6 +629,29 @@ mod tests {
 
     const MS: u64 = 1_000_000;
     const MB: u64 = 1 << 20;
+
+    /// A common gc line read where it starts in a buffer of lines is the line `parse_line`
+    /// reads once cut at its newline; a line that ends in anything but its newline (a CR,
+    /// blanks, other text, a newline inside the number) is left to the cut.
+    #[test]
+    fn a_common_line_read_in_a_buffer_is_the_line_cut_at_its_newline() {
+        let gc = "gc 6 @0.458s 7%: 0.080+54+0.094 ms clock, 0.32+0.098/53/103+0.37 ms cpu, 98->105->103 MB, 114 MB goal, 0 MB stacks, 0 MB globals, 4 P";
+        for line in [gc.to_string(), format!("{gc} (forced)")] {
+            for rest in ["\ngc 7 @0.5s", "", "\n"] {
+                let buf = format!("{line}{rest}");
+                let (len, read) = common_line_at(buf.as_bytes()).expect("read");
+                assert_eq!(len, line.len());
+                assert_eq!(read, parse_line(line.as_bytes()));
+            }
+            for rest in ["\r\n", " \n", " x\n", "0\n", "\t"] {
+                let buf = format!("{line}{rest}");
+                assert!(common_line_at(buf.as_bytes()).is_none(), "{buf:?}");
+            }
+        }
+        let cut = &gc[..gc.len() - 4];
+        assert!(common_line_at(format!("{cut}\n{gc}").as_bytes()).is_none());
+        assert!(common_line_at(b"scvg: 1 MB released\n").is_none());
+    }
 
     #[test]
     fn go_1_18_plus_line() {
