@@ -74,6 +74,13 @@ struct Depths {
 }
 
 fn depths(intervals: impl Iterator<Item = Implied>) -> Depths {
+    let mut edges = edges(intervals);
+    edges.sort_unstable_by(edge_order);
+    Depths { edges }
+}
+
+/// Each interval's two edges: where it opens (+1) and closes (-1).
+fn edges(intervals: impl Iterator<Item = Implied>) -> Vec<(f64, i32)> {
     let mut edges: Vec<(f64, i32)> = Vec::new();
     for imp in intervals {
         if imp.hi.is_finite() && imp.hi >= imp.lo {
@@ -81,10 +88,46 @@ fn depths(intervals: impl Iterator<Item = Implied>) -> Depths {
             edges.push((imp.hi, -1));
         }
     }
-    // Openings before closings at the same value: touching intervals agree there. (Equal
-    // edges are alike, so an unstable sort gives the same order.)
-    edges.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-    Depths { edges }
+    edges
+}
+
+/// Openings before closings at the same value: touching intervals agree there. (Equal edges
+/// are alike, so an unstable sort or selection gives the same order.)
+fn edge_order(a: &(f64, i32), b: &(f64, i32)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(b.1.cmp(&a.1))
+}
+
+/// `depths(intervals).down().find(|r| r.depth >= MIN_SUPPORT)`, from the highest edges alone
+/// while they hold it: selected from the rest, not all sorted (a sort of a million cycles'
+/// edges was a fifth of the read-back). The stretch that begins at one of the highest `k`
+/// edges ends at the next of them, and its depth is that of the edges above it.
+fn highest_deep(intervals: impl Iterator<Item = Implied>) -> Option<Depth> {
+    let mut edges = edges(intervals);
+    // Every interval opens and closes: the depth above the last edge.
+    let total: i32 = edges.iter().map(|e| e.1).sum();
+    let n = edges.len();
+    let mut k = 256;
+    while k < n {
+        edges.select_nth_unstable_by(n - k, edge_order);
+        let top = &mut edges[n - k..];
+        top.sort_unstable_by(edge_order);
+        let mut depth = total;
+        for j in (0..k).rev() {
+            let here = depth;
+            depth -= top[j].1;
+            if here >= MIN_SUPPORT {
+                return Some(Depth {
+                    lo: top[j].0,
+                    hi: top.get(j + 1).map_or(top[j].0, |e| e.0),
+                    depth: here,
+                    opens: top[j].1 > 0,
+                });
+            }
+        }
+        k *= 8;
+    }
+    edges.sort_unstable_by(edge_order);
+    Depths { edges }.down().find(|r| r.depth >= MIN_SUPPORT)
 }
 
 impl Depths {
@@ -128,9 +171,7 @@ pub(super) fn highest_agreement(
 ) -> Option<Estimate> {
     // Read twice rather than collected: a million cycles' intervals were 16 MB of fresh
     // memory in every summary.
-    let top = depths(intervals.clone())
-        .down()
-        .find(|r| r.depth >= MIN_SUPPORT)?;
+    let top = highest_deep(intervals.clone())?;
     let band = (0.9 * top.lo, top.hi);
     best_agreement(intervals.filter(|i| i.lo <= band.1 && band.0 <= i.hi))
 }
@@ -198,4 +239,69 @@ fn intersect(run: &[Implied]) -> Option<Implied> {
     let lo = run.iter().map(|r| r.lo).fold(f64::MIN, f64::max);
     let hi = run.iter().map(|r| r.hi).fold(f64::MAX, f64::min);
     (lo <= hi).then_some(Implied { lo, hi })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The highest stretch deep enough, from the highest edges alone, is the one the sweep
+    /// over every edge finds: over intervals with many alike (a run's repeated goals), edges
+    /// that touch, few or many, found among the first 256 edges or only past them.
+    #[test]
+    fn the_highest_deep_stretch_from_the_highest_edges_is_the_full_sweeps() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for case in 0..300 {
+            let n = [0, 1, 2, 3, 50, 200, 700, 3000][case % 8];
+            let spread = [4, 40, 4000][case % 3];
+            let intervals: Vec<Implied> = (0..n)
+                .map(|_| {
+                    let lo = next(spread) as f64;
+                    // A few reach far above the rest: found only past the first edges.
+                    let tall = if next(50) == 0 {
+                        10.0 * spread as f64
+                    } else {
+                        0.0
+                    };
+                    Implied {
+                        lo,
+                        hi: lo + next(spread / 4 + 1) as f64 + tall,
+                    }
+                })
+                .collect();
+            let full = depths(intervals.iter().copied())
+                .down()
+                .find(|r| r.depth >= MIN_SUPPORT)
+                .map(|r| (r.lo, r.hi, r.depth, r.opens));
+            let top =
+                highest_deep(intervals.iter().copied()).map(|r| (r.lo, r.hi, r.depth, r.opens));
+            assert_eq!(top, full, "case {case}: {n} intervals over {spread}");
+        }
+        // Above a deep cluster, more lone intervals than the first edges looked at hold.
+        for lone in [100, 127, 128, 129, 1000, 5000] {
+            let mut intervals: Vec<Implied> = (0..lone)
+                .map(|i| Implied {
+                    lo: 1000.0 + 10.0 * f64::from(i),
+                    hi: 1001.0 + 10.0 * f64::from(i),
+                })
+                .collect();
+            intervals.extend((0..5).map(|i| Implied {
+                lo: 90.0 + f64::from(i),
+                hi: 110.0,
+            }));
+            let full = depths(intervals.iter().copied())
+                .down()
+                .find(|r| r.depth >= MIN_SUPPORT)
+                .map(|r| (r.lo, r.hi, r.depth));
+            let top = highest_deep(intervals.iter().copied()).map(|r| (r.lo, r.hi, r.depth));
+            assert_eq!(top, full, "{lone} lone intervals");
+            assert_eq!(top.map(|t| t.1), Some(110.0));
+        }
+    }
 }
