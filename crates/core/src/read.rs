@@ -424,7 +424,7 @@ fn read_lines(
     let mut no = first;
     while start < bytes.len() {
         // Most lines of a large trace: read where they start, their end found by the parse.
-        if let Some((len, parsed)) = common_line_at(&bytes[start..]) {
+        if let Some((len, parsed)) = common_line_at(&bytes[start..], &mut tl.spare_cycle.0) {
             let raw = RawLine {
                 no,
                 bytes: &bytes[start..start + len],
@@ -479,6 +479,7 @@ fn cut_before_gc_lines(bytes: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timeline::Window;
 
     /// Pieces read a few at a time (as a large mapped file is) make the single reader's
     /// timeline, and every byte is handed back once read.
@@ -496,7 +497,37 @@ mod tests {
                 .join(f);
             bytes.extend(std::fs::read(path).unwrap());
         }
+        // A process of its own after these: its forced cycles, and cycles with stacks and
+        // globals, come before ones without (below).
+        for n in 1..=400u32 {
+            let (forced, roots) = match n % 3 {
+                0 => (" (forced)", ", 1 MB stacks, 2 MB globals"),
+                1 => ("", ""),
+                _ => ("", ", 0 MB stacks, 0 MB globals"),
+            };
+            let line = format!("gc {n} @{n}.5s 2%: 0.1+{n}+0.2 ms clock, 0.2+0.3/{n}/0.4+0.5 ms cpu, 9->10->{n} MB, 11 MB goal{roots}, 4 P{forced}\n");
+            bytes.extend_from_slice(line.as_bytes());
+        }
         let whole = read_all(&bytes[..]).unwrap();
+        // Cycles dropped once their figures are taken (a summary's timeline), and before a
+        // window: their boxes hold the next lines read, which must read as fresh ones.
+        for window in [
+            Window::default(),
+            Window {
+                from_cycle: Some(5),
+                after_ns: None,
+            },
+        ] {
+            let prepared = || Timeline {
+                drop_cycles: true,
+                window,
+                ..Timeline::default()
+            };
+            let whole = read_all_into(&bytes[..], prepared()).unwrap();
+            let (tl, _) = read_bytes_in_pieces(&bytes, prepared(), 6);
+            assert_eq!(tl, whole, "cycles dropped, {window:?}");
+            assert!(tl.runs.iter().all(|r| r.cycles.is_empty()));
+        }
         for (pieces, at_once) in [(7, 2), (11, 3), (5, 1)] {
             let given_back = std::sync::Mutex::new(Vec::new());
             let (tl, count) = read_pieces(&bytes, Timeline::default(), pieces, at_once, &|r| {

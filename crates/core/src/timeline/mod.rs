@@ -70,6 +70,31 @@ pub struct Timeline {
     /// the old vector and the new one, twice as large, at once (the dashboard's peak was twice
     /// what its cycles took). Untouched room is address space, not memory.
     pub cycles_hint: usize,
+    /// The box of a cycle whose figures were taken and that is not kept (`drop_cycles`, a
+    /// cycle before the window), emptied, for the next line read to fill
+    /// (`read::read_lines`): a box allocated and freed a line was a twentieth of a large
+    /// file's summary.
+    #[doc(hidden)]
+    pub spare_cycle: SpareCycle,
+}
+
+/// An empty cycle's box to fill (`Timeline::spare_cycle`). Not part of what a timeline says:
+/// timelines are equal whatever they hold here.
+#[derive(Debug, Clone, Default)]
+pub struct SpareCycle(pub(crate) Option<Box<Cycle>>);
+
+impl PartialEq for SpareCycle {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl SpareCycle {
+    /// Keeps `cycle`'s box, emptied.
+    fn keep(&mut self, mut cycle: Box<Cycle>) {
+        *cycle = Cycle::default();
+        self.0 = Some(cycle);
+    }
 }
 
 /// Cycles a run holds before it reserves room for the rest (`Timeline::cycles_hint`).
@@ -375,6 +400,7 @@ impl Timeline {
                     r.skipping = !self.window.admits(&cycle);
                     if r.skipping {
                         r.before_window += 1;
+                        self.spare_cycle.keep(cycle);
                         return;
                     }
                     if let Some(scan) = r.cycles.last_whole_mut().and_then(|c| c.scan.as_mut()) {
@@ -407,6 +433,8 @@ impl Timeline {
                             self.cycles_hint = 0;
                         }
                         r.cycles.push(*cycle);
+                    } else {
+                        self.spare_cycle.keep(cycle);
                     }
                 }
             }

@@ -129,23 +129,29 @@ pub fn parse_line(line: &[u8]) -> Line {
 /// The common gc line `rest` starts with, when a newline (or the end of `rest`) follows it
 /// right away: its length and `parse_line` of it, read without first looking for the end of
 /// the line (a pass over every byte: a tenth of a large file's read). `None` for anything
-/// else, which is then cut at its newline and read by `parse_line`.
+/// else, which is then cut at its newline and read by `parse_line`. The cycle is read into
+/// `spare`'s box when it holds one (an empty cycle's), and a box not used is left there.
 #[inline]
-#[must_use]
-pub fn common_line_at(rest: &[u8]) -> Option<(usize, Line)> {
+pub fn common_line_at(rest: &[u8], spare: &mut Option<Box<Cycle>>) -> Option<(usize, Line)> {
     if !rest.starts_with(b"gc ") {
         return None;
     }
-    let mut cycle = Box::<Cycle>::default();
-    let end = super::fast::parse_common(rest, &mut cycle)?;
-    matches!(rest.get(end), None | Some(b'\n')).then_some((
-        end,
-        Line::Cycle {
-            cycle,
-            before: 0..0,
-            after: end..end,
-        },
-    ))
+    let mut cycle = spare.take().unwrap_or_default();
+    match super::fast::parse_common(rest, &mut cycle) {
+        Some(end) if matches!(rest.get(end), None | Some(b'\n')) => Some((
+            end,
+            Line::Cycle {
+                cycle,
+                before: 0..0,
+                after: end..end,
+            },
+        )),
+        _ => {
+            *cycle = Cycle::default();
+            *spare = Some(cycle);
+            None
+        }
+    }
 }
 
 /// `parse_line` of a line without trailing blanks that is not a gc line of the common shape:
@@ -639,18 +645,23 @@ mod tests {
         for line in [gc.to_string(), format!("{gc} (forced)")] {
             for rest in ["\ngc 7 @0.5s", "", "\n"] {
                 let buf = format!("{line}{rest}");
-                let (len, read) = common_line_at(buf.as_bytes()).expect("read");
+                let (len, read) = common_line_at(buf.as_bytes(), &mut None).expect("read");
                 assert_eq!(len, line.len());
                 assert_eq!(read, parse_line(line.as_bytes()));
             }
             for rest in ["\r\n", " \n", " x\n", "0\n", "\t"] {
                 let buf = format!("{line}{rest}");
-                assert!(common_line_at(buf.as_bytes()).is_none(), "{buf:?}");
+                let mut spare = Some(Box::default());
+                assert!(
+                    common_line_at(buf.as_bytes(), &mut spare).is_none(),
+                    "{buf:?}"
+                );
+                assert_eq!(spare.as_deref(), Some(&Cycle::default()), "left empty");
             }
         }
         let cut = &gc[..gc.len() - 4];
-        assert!(common_line_at(format!("{cut}\n{gc}").as_bytes()).is_none());
-        assert!(common_line_at(b"scvg: 1 MB released\n").is_none());
+        assert!(common_line_at(format!("{cut}\n{gc}").as_bytes(), &mut None).is_none());
+        assert!(common_line_at(b"scvg: 1 MB released\n", &mut None).is_none());
     }
 
     #[test]
