@@ -46,13 +46,15 @@ fn decode(mut input: impl Read, each: &mut dyn FnMut(Event)) -> std::io::Result<
 /// `read_all_into` on two threads: another reads the stream, cuts it into lines and
 /// classifies them (`parse_line_into`, which needs no state), a batch a read; the caller's
 /// thread reads the classified lines into the timeline (the reader's state: runs, stitching,
-/// statistics) and hands each batch's buffers back. The same timeline as `read_all_into`, in
-/// bounded memory: at most `BATCHES_AHEAD` batches wait.
+/// statistics) and hands each batch's buffers back. A batch goes over unclassified when the
+/// caller's thread is waiting for one, and is classified there (`ParseOn::Idle`). The same
+/// timeline as `read_all_into`, in bounded memory: at most `BATCHES_AHEAD` batches wait.
 ///
 /// A batch keeps the bytes as read, and its lines are ranges of them (only a line begun in an
-/// earlier read is copied, joined); the common gc line's cycle is kept in the batch and boxed
-/// on the reading thread. (Copying every line, and a box made on one thread and freed on the
-/// other, were a tenth of the cutting thread's time.)
+/// earlier read is copied, joined); the common gc line's cycle is kept in the batch and moved,
+/// on the reading thread, into the box of the last cycle the timeline dropped (or a new one).
+/// (Copying every line, and a box made on one thread and freed on the other, were a tenth of
+/// the cutting thread's time.)
 ///
 /// # Errors
 /// The stream's I/O error; bad lines never are (they become problems in the timeline).

@@ -84,7 +84,7 @@ pub(super) fn parse_common(line: &[u8], cy: &mut Cycle) -> Option<usize> {
     }
     // The line's end, or (read from a buffer of many lines: `parse::common_line_at`) its
     // newline.
-    if c.pos == line.len() || line[c.pos] == b'\n' {
+    if matches!(line.get(c.pos), None | Some(b'\n')) {
         return Some(c.pos);
     }
     c.lit(b" (forced)")?;
