@@ -60,14 +60,7 @@ fn decode(mut input: impl Read, each: &mut dyn FnMut(Event)) -> std::io::Result<
 /// The stream's I/O error; bad lines never are (they become problems in the timeline).
 pub fn read_stream_into(input: impl Read + Send, timeline: Timeline) -> std::io::Result<Timeline> {
     let mut tl = timeline;
-    read_stream_split(
-        input,
-        &mut |e| {
-            tl.apply(e);
-            tl.spare_cycle.0.take()
-        },
-        ParseOn::Idle,
-    )?;
+    read_stream_with(input, &mut |e| tl.apply(e))?;
     tl.apply(Event::End { error: None });
     Ok(tl)
 }
@@ -80,14 +73,7 @@ pub fn read_stream_with(
     input: impl Read + Send,
     each: &mut dyn FnMut(Event),
 ) -> std::io::Result<()> {
-    read_stream_split(
-        input,
-        &mut |e| {
-            each(e);
-            None
-        },
-        ParseOn::Idle,
-    )
+    read_stream_split(input, each, ParseOn::Idle)
 }
 
 /// Which thread of `read_stream_with` parses a batch's lines.
@@ -105,11 +91,9 @@ enum ParseOn {
     Reader,
 }
 
-/// `read_stream_with`, `each` giving back an emptied cycle's box when it has one
-/// (`Timeline::spare_cycle`): the next common gc line's cycle is put in it.
 fn read_stream_split(
     mut input: impl Read + Send,
-    each: &mut dyn FnMut(Event) -> Option<Box<gcscope_model::Cycle>>,
+    each: &mut dyn FnMut(Event),
     parse_on: ParseOn,
 ) -> std::io::Result<()> {
     use crate::trace::lines::LineSplitter;
@@ -236,13 +220,6 @@ fn read_stream_split(
             return None;
         }
         let mut reader = Reader::new();
-        // The box the sink gave back, for the next cycle.
-        let spare = std::cell::Cell::new(None);
-        let mut sink = |e| {
-            if let Some(b) = each(e) {
-                spare.set(Some(b));
-            }
-        };
         for batch in full_rx {
             queued.fetch_sub(1, Relaxed);
             let mut batch = match batch {
@@ -260,13 +237,7 @@ fn read_stream_split(
                     // A cycle is kept for every common line, in order.
                     Classified::Common(after) => match cycles.next() {
                         Some(cycle) => Line::Cycle {
-                            cycle: match spare.take() {
-                                Some(mut b) => {
-                                    *b = cycle;
-                                    b
-                                }
-                                None => Box::new(cycle),
-                            },
+                            cycle: Box::new(cycle),
                             before: 0..0,
                             after,
                         },
@@ -274,32 +245,20 @@ fn read_stream_split(
                     },
                     Classified::Other(line) => line,
                     Classified::Unread => {
-                        let mut boxed = spare.take();
-                        let common = common_line_at(raw.bytes, &mut boxed);
-                        spare.set(boxed);
-                        match common {
-                            Some((_, line)) => line,
-                            None => {
-                                reader.line(raw, &mut sink);
-                                continue;
-                            }
-                        }
+                        reader.line(raw, &mut |e| each(e));
+                        continue;
                     }
                 };
-                reader.parsed_line(raw, parsed, &mut sink);
+                reader.parsed_line(raw, parsed, &mut |e| each(e));
             }
             drop(cycles);
             let _ = empty_tx.send(batch);
         }
-        reader.finish(&mut sink);
+        reader.finish(&mut |e| each(e));
         Some(Ok(()))
     });
     // No thread to cut lines on: all of it here.
-    piped.unwrap_or_else(|| {
-        decode(input, &mut |e| {
-            each(e);
-        })
-    })
+    piped.unwrap_or_else(|| decode(input, each))
 }
 
 /// Bytes a read of a stream asks for (`read_stream_into`): what a batch holds at most.
@@ -592,23 +551,8 @@ mod tests {
         input: impl Read + Send,
         parse_on: ParseOn,
     ) -> std::io::Result<Timeline> {
-        read_stream_parsed_on_into(input, parse_on, Timeline::default())
-    }
-
-    fn read_stream_parsed_on_into(
-        input: impl Read + Send,
-        parse_on: ParseOn,
-        timeline: Timeline,
-    ) -> std::io::Result<Timeline> {
-        let mut tl = timeline;
-        read_stream_split(
-            input,
-            &mut |e| {
-                tl.apply(e);
-                tl.spare_cycle.0.take()
-            },
-            parse_on,
-        )?;
+        let mut tl = Timeline::default();
+        read_stream_split(input, &mut |e| tl.apply(e), parse_on)?;
         tl.apply(Event::End { error: None });
         Ok(tl)
     }
@@ -714,22 +658,6 @@ mod tests {
                 let tl = read_stream_parsed_on(trickle, parse_on).unwrap();
                 assert_eq!(tl, whole, "{step} bytes a read, parsed on {parse_on:?}");
             }
-        }
-        // Cycles dropped once their figures are taken: each box the timeline gives back holds
-        // a later line's cycle (a forced cycle's box a cycle that is not).
-        let dropping = || Timeline {
-            drop_cycles: true,
-            ..Timeline::default()
-        };
-        let whole = read_all_into(bytes, dropping()).unwrap();
-        for parse_on in [ParseOn::Idle, ParseOn::Cutter, ParseOn::Reader] {
-            let trickle = Trickle {
-                bytes,
-                step: 4096,
-                fail: false,
-            };
-            let tl = read_stream_parsed_on_into(trickle, parse_on, dropping()).unwrap();
-            assert_eq!(tl, whole, "cycles dropped, parsed on {parse_on:?}");
         }
     }
 }
