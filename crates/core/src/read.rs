@@ -427,22 +427,15 @@ fn read_lines(
     let mut start = 0;
     let mut no = first;
     while start < bytes.len() {
-        // Most lines of a large trace: read where they start, their end found by the parse.
-        if let Some((len, parsed)) = common_line_at(&bytes[start..], &mut tl.spare_cycle.0) {
-            let raw = RawLine {
-                no,
-                bytes: &bytes[start..start + len],
-                dropped: 0,
-            };
-            reader.parsed_line(raw, parsed, &mut |e| tl.apply(e));
-            no += 1;
-            start += len + 1;
-            if max_runs != usize::MAX && no.is_multiple_of(1024) && tl.runs.len() >= max_runs {
-                return None;
-            }
-            continue;
-        }
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        // Most lines of a large trace are read where they start, their end found by the
+        // parse; anything else is cut at its newline first.
+        let (end, common) = match common_line_at(&bytes[start..], &mut tl.spare_cycle.0) {
+            Some((len, parsed)) => (start + len, Some(parsed)),
+            None => (
+                memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i),
+                None,
+            ),
+        };
         // The same cut as the streaming splitter: a huge line keeps its first bytes.
         let kept = (end - start).min(DEFAULT_MAX_LINE);
         let raw = RawLine {
@@ -450,7 +443,10 @@ fn read_lines(
             bytes: &bytes[start..start + kept],
             dropped: (end - start - kept) as u64,
         };
-        reader.line(raw, &mut |e| tl.apply(e));
+        match common {
+            Some(parsed) => reader.parsed_line(raw, parsed, &mut |e| tl.apply(e)),
+            None => reader.line(raw, &mut |e| tl.apply(e)),
+        }
         no += 1;
         start = end + 1;
         if max_runs != usize::MAX && no.is_multiple_of(1024) && tl.runs.len() >= max_runs {

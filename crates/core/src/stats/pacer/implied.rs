@@ -97,6 +97,18 @@ fn edge_order(a: &(f64, i32), b: &(f64, i32)) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(b.1.cmp(&a.1))
 }
 
+/// The stretch that begins at edge `k` of sorted `edges`, `depth` intervals deep: it runs to
+/// the next edge.
+fn stretch(edges: &[(f64, i32)], k: usize, depth: i32) -> Depth {
+    let (x, d) = edges[k];
+    Depth {
+        lo: x,
+        hi: edges.get(k + 1).map_or(x, |e| e.0),
+        depth,
+        opens: d > 0,
+    }
+}
+
 /// `depths(intervals).down().find(|r| r.depth >= MIN_SUPPORT)`, from the highest edges alone
 /// while they hold it: selected from the rest, not all sorted (a sort of a million cycles'
 /// edges was a fifth of the read-back). The stretch that begins at one of the highest `k`
@@ -116,12 +128,7 @@ fn highest_deep(intervals: impl Iterator<Item = Implied>) -> Option<Depth> {
             let here = depth;
             depth -= top[j].1;
             if here >= MIN_SUPPORT {
-                return Some(Depth {
-                    lo: top[j].0,
-                    hi: top.get(j + 1).map_or(top[j].0, |e| e.0),
-                    depth: here,
-                    opens: top[j].1 > 0,
-                });
+                return Some(stretch(top, j, here));
             }
         }
         k *= 8;
@@ -133,14 +140,7 @@ fn highest_deep(intervals: impl Iterator<Item = Implied>) -> Option<Depth> {
 impl Depths {
     /// The stretch that begins at edge `k`, `depth` intervals deep.
     fn at(&self, k: usize, depth: i32) -> Depth {
-        let (x, d) = self.edges[k];
-        Depth {
-            lo: x,
-            // The stretch runs to the next edge.
-            hi: self.edges.get(k + 1).map_or(x, |e| e.0),
-            depth,
-            opens: d > 0,
-        }
+        stretch(&self.edges, k, depth)
     }
 
     /// From the lowest stretch up.
