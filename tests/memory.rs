@@ -218,7 +218,7 @@ fn four_hundred_thousand_one_cycle_runs_stay_under_64_mib_headless() {
 /// `--csv` writes rows as they come, and its statistics (`RunStats::lean`) hold nothing per
 /// cycle. `--json` summarises the run in full:
 /// - its per-cycle columns stream into bins past 16,384 cycles (`per_cycle`);
-/// - the pacer judges one block of 64 cycles in 2^k past 131,072 (`pacer::POINTS_CAP`), and
+/// - the pacer judges one block of 64 cycles in 2^k past 16,384 (`pacer::POINTS_CAP`), and
 ///   says so.
 ///
 /// Before: 213 MB for `--csv`, 263 MB for `--json`.
@@ -278,8 +278,8 @@ fn csv_and_json_of_three_million_cycles_from_a_pipe_stay_under_64_mib() {
             let run = &v["runs"][0];
             assert_eq!(run["cycles"], CYCLES);
             assert_eq!(run["per_cycle_binned"], true);
-            // 3M judged cycles over the 131,072-point cap: one block in 32.
-            assert_eq!(run["pacer"]["judged_one_block_in"], 32, "{}", run["pacer"]);
+            // 3M judged cycles over the 16,384-point cap: one block in 256.
+            assert_eq!(run["pacer"]["judged_one_block_in"], 256, "{}", run["pacer"]);
             assert!(run["pause_ms"]["p99"].as_f64().unwrap() > 0.0);
         }
         let peak = peak.join().unwrap();

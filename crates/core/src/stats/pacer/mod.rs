@@ -33,12 +33,12 @@ struct Point {
     roots: Option<u32>,
 }
 
-/// Judged cycles a run keeps for the read-back (2.5 MiB of points). Past it the run keeps
+/// Judged cycles a run keeps for the read-back (320 KiB of points). Past it the run keeps
 /// one block of `BLOCK` consecutive cycle numbers in every 2, then 4, 8..., as many as fit:
 /// memory stays flat however long the run, and each kept block still has its neighbours for
 /// the flat-goal windows (which check that cycle numbers follow). The blocks kept are a
 /// function of the cycle numbers alone, so a file read in pieces keeps the same ones.
-const POINTS_CAP: usize = 1 << 17;
+const POINTS_CAP: usize = 1 << 14;
 /// Consecutive cycles a kept block holds.
 const BLOCK: u32 = 64;
 
@@ -132,15 +132,12 @@ impl PacerStats {
         match (self.prev, goal) {
             (_, Some(g)) if g >= UNBOUNDED_GOAL_MB => self.unbounded_goals += 1,
             (Some(p), Some(g)) if p.num.checked_add(1) == Some(c.num) => {
-                if self.kept(c.num) {
-                    self.points.push(Point {
-                        num: c.num,
-                        goal: u32::try_from(g).unwrap_or(u32::MAX),
-                        h2: p.h2,
-                        roots: p.roots,
-                    });
-                    self.thin();
-                }
+                self.keep(Point {
+                    num: c.num,
+                    goal: u32::try_from(g).unwrap_or(u32::MAX),
+                    h2: p.h2,
+                    roots: p.roots,
+                });
             }
             (Some(_), _) => self.gaps += 1,
             (None, _) => {}
@@ -152,19 +149,29 @@ impl PacerStats {
         });
     }
 
-    /// Whether cycle `num`'s point is in a kept block (`POINTS_CAP`).
-    fn kept(&self, num: u32) -> bool {
-        in_kept_block(num, self.thinned)
-    }
-
-    /// Keeps one block in twice as many as before while the points are over the cap.
-    fn thin(&mut self) {
+    /// Keeps `p` when its block is kept, first keeping one block in twice as many as before
+    /// while the points would pass the cap: what pushing it and then thinning keeps, without
+    /// the vector ever holding more than the cap.
+    fn keep(&mut self, p: Point) {
         let cap = if self.cap == 0 { POINTS_CAP } else { self.cap };
-        while self.points.len() > cap {
+        if !in_kept_block(p.num, self.thinned) {
+            return;
+        }
+        while self.points.len() >= cap {
             self.thinned += 1;
             let thinned = self.thinned;
-            self.points.retain(|p| in_kept_block(p.num, thinned));
+            self.points.retain(|q| in_kept_block(q.num, thinned));
+            if !in_kept_block(p.num, thinned) {
+                return;
+            }
         }
+        if self.points.len() == self.points.capacity() {
+            // Never past the cap: a vector doubled there only to be thinned at once.
+            let len = self.points.len();
+            self.points
+                .reserve_exact((len * 2).max(BLOCK as usize).min(cap) - len);
+        }
+        self.points.push(p);
     }
 
     /// Another run's cycles that followed this run's (a file read in pieces).
@@ -180,28 +187,19 @@ impl PacerStats {
         if let (Some(p), Some(f)) = (self.prev, other.first) {
             if !f.go15 && !f.goal_unbounded {
                 match f.goal {
-                    Some(goal) if p.num.checked_add(1) == Some(f.num) => {
-                        if self.kept(f.num) {
-                            self.points.push(Point {
-                                num: f.num,
-                                goal,
-                                h2: p.h2,
-                                roots: p.roots,
-                            });
-                        }
-                    }
+                    Some(goal) if p.num.checked_add(1) == Some(f.num) => self.keep(Point {
+                        num: f.num,
+                        goal,
+                        h2: p.h2,
+                        roots: p.roots,
+                    }),
                     _ => self.gaps += 1,
                 }
             }
         }
-        let thinned = self.thinned;
-        self.points.extend(
-            other
-                .points
-                .iter()
-                .filter(|p| in_kept_block(p.num, thinned)),
-        );
-        self.thin();
+        for &p in &other.points {
+            self.keep(p);
+        }
         self.first = self.first.or(other.first);
         self.go15 += other.go15;
         self.gaps += other.gaps;
