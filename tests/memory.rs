@@ -376,3 +376,38 @@ fn compare_of_four_hundred_thousand_runs_stays_under_64_mib() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `summary` and `compare` read with base pages only (`source::read::base_pages_only`): the
+/// kernel's record of the process says so while it reads. (Only they: a command that starts
+/// programs would hand the setting on to them.)
+#[test]
+fn summary_and_compare_read_with_base_pages_only() {
+    let thp_enabled = |pid: u32| -> Option<String> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("THP_enabled:"))?;
+        Some(line.split_whitespace().nth(1)?.to_string())
+    };
+    if thp_enabled(std::process::id()).is_none() {
+        eprintln!("SKIPPED: no THP_enabled in /proc/self/status (not Linux 5.0+)");
+        return;
+    }
+    let trace = "traces/go/go1.27.3_legacy_scalar_p2_r3.log";
+    for args in [&["summary", "-"][..], &["compare", "-", "--", trace][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Standard input stays open: the process is still reading it when it is looked at.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = thp_enabled(child.id());
+        while seen.as_deref() != Some("0") && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            seen = thp_enabled(child.id());
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(seen.as_deref(), Some("0"), "gcscope {args:?}");
+    }
+}

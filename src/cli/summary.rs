@@ -17,6 +17,8 @@ pub fn summary(
     format: super::SummaryFormat,
     window: gcscope_core::timeline::Window,
 ) -> Result<()> {
+    // Reads and exits, starting no program.
+    source::read::base_pages_only();
     if csv {
         if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
             bail!("standard input (-) can be read only once");
@@ -101,6 +103,8 @@ pub fn compare(
     metrics: &[UserMetric],
     window: gcscope_core::timeline::Window,
 ) -> Result<()> {
+    // Reads and exits, starting no program.
+    source::read::base_pages_only();
     let read = |files: &[PathBuf]| -> Result<Vec<report::Source>> {
         if metrics.is_empty() {
             // Runs compare by their summaries: a log of many processes keeps those, not the

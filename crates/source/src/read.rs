@@ -80,3 +80,21 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, Sourc
     }
     read_all_into(file, timeline).map_err(|e| SourceError::read(path, e))
 }
+
+/// Base pages only, for the rest of the process: for a command that reads logs and exits
+/// (`summary`, `compare`), never one that starts a program (a child inherits the setting, and
+/// a Go program measured under it would not run as it does elsewhere). Where the kernel does
+/// not know the setting this does nothing.
+///
+/// mimalloc asks for transparent huge pages for its memory, and a summary's threads then
+/// touched 2 MiB pages for the few hundred KiB each of them fills: `summary --json` of the
+/// 1M-line traces of assets/bench/speed.sh faulted 17-22 huge pages (gc-only) and 40 (mixed,
+/// 3,625 runs), each zeroed whole (/proc/vmstat `thp_fault_alloc`). With base pages only:
+/// peak RSS 102-107 -> 80-82 MB and 175 -> 121-145 MB.
+pub fn base_pages_only() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: PR_SET_THP_DISABLE takes no pointer; it sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
