@@ -138,6 +138,18 @@ impl Distribution {
         self.bin(v, 1, v, v, v);
     }
 
+    /// `push` for one that bins from its first value (`with_cap(0)`): straight to its bin,
+    /// inlined where it is called (a run's per-cycle columns past their cap: seven a cycle,
+    /// where `push`'s call and checks for exact values were a fifth of its instructions).
+    #[inline(always)]
+    pub fn push_binned(&mut self, v: f64) {
+        debug_assert!(!v.is_nan(), "callers leave NaN out");
+        debug_assert!(self.cap == 0 && self.exact.is_empty());
+        let v = if v == 0.0 { 0.0 } else { v };
+        self.n += 1;
+        self.bin(v, 1, v, v, v);
+    }
+
     /// Another distribution's values with these (order does not matter to any figure).
     pub fn append(&mut self, other: &Distribution) {
         if other.bins.is_empty() && self.bins.is_empty() && self.n + other.n <= self.cap {

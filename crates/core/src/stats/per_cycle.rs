@@ -88,13 +88,14 @@ impl Default for CycleColumns {
     }
 }
 
-/// A row into the columns' distributions (ns as f64: exact below 2^53 ns, 104 days).
+/// A row into the columns' distributions (ns as f64: exact below 2^53 ns, 104 days), which
+/// bin from their first value (`CycleColumns::binned`).
 fn bin_row(cols: &mut [Distribution; Col::COUNT + 1], row: [u64; Col::COUNT]) {
     for (d, v) in cols.iter_mut().zip(row) {
-        d.push(v as f64);
+        d.push_binned(v as f64);
     }
     let compulsory = row[Col::GcCpu as usize].saturating_sub(row[Col::Idle as usize]);
-    cols[COMPULSORY].push(compulsory as f64);
+    cols[COMPULSORY].push_binned(compulsory as f64);
 }
 
 impl CycleColumns {
