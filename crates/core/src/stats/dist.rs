@@ -32,8 +32,6 @@ pub struct Distribution {
     /// slots as bins at least: a push finds its bin in a probe or two. (A binary search over
     /// sorted bins was a sixth of a long summary's time.)
     index: Vec<u32>,
-    /// The bin the last value went to.
-    last: usize,
     /// Every value pushed.
     n: usize,
     cap: usize,
@@ -100,7 +98,6 @@ impl Distribution {
             exact: Vec::new(),
             bins: Vec::new(),
             index: Vec::new(),
-            last: 0,
             n: 0,
             cap,
         }
@@ -183,11 +180,6 @@ impl Distribution {
 
     #[inline(always)]
     fn bin_key(&mut self, key: u64, count: u64, min: f64, max: f64, sum: f64) {
-        // The same bin as the last value's, often (gctrace's values repeat): no probe.
-        if let Some(b) = self.bins.get_mut(self.last).filter(|b| b.key == key) {
-            b.add(count, min, max, sum);
-            return;
-        }
         let at = self.slot(key);
         match self.index[at] {
             EMPTY => {
@@ -195,7 +187,6 @@ impl Distribution {
                 #[allow(clippy::cast_possible_truncation)]
                 let i = self.bins.len() as u32;
                 self.index[at] = i;
-                self.last = i as usize;
                 self.bins.push(Bin {
                     key,
                     count,
@@ -207,10 +198,7 @@ impl Distribution {
                     self.grow();
                 }
             }
-            i => {
-                self.last = i as usize;
-                self.bins[i as usize].add(count, min, max, sum);
-            }
+            i => self.bins[i as usize].add(count, min, max, sum),
         }
     }
 
