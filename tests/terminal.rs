@@ -735,11 +735,12 @@ fn a_flood_of_runs_leaves_the_dashboard_bounded_and_answering() {
         "no run was summarised: {:?}",
         &text[text.len().saturating_sub(3000)..]
     );
-    // A key answers while the flood goes on: the help overlay opens.
+    // A key answers while the flood goes on: the help overlay opens. How soon is printed, not
+    // asserted (a loaded CI machine once took more than 5 s); the limit only says it answers.
     std::thread::sleep(Duration::from_secs(2));
     let asked = Instant::now();
     on.pty.master.try_clone().unwrap().write_all(b"?").unwrap();
-    on.wait_for("jump to cycle N", Duration::from_secs(5));
+    on.wait_for("jump to cycle N", Duration::from_secs(60));
     let answered = asked.elapsed();
     assert!(
         on.text().contains("jump to cycle N"),
