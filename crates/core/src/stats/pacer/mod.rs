@@ -279,7 +279,7 @@ pub struct PacerSummary {
     /// Go 1.5 five-phase lines, not judged: that pacer set goals another way.
     pub go15_cycles: u32,
     /// A run too long to keep every judged cycle: the cycles judged (and counted above) are
-    /// one block of 64 consecutive cycles in every this many (`POINTS_CAP`, 131,072 points).
+    /// one block of 64 consecutive cycles in every this many (`POINTS_CAP`, 16,384 points).
     /// In JSON only when thinned.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged_one_block_in: Option<u32>,
