@@ -113,6 +113,12 @@ fn a_long_run_judges_blocks_and_reads_what_every_point_reads() {
     };
     let (sim, thinned, every) = run(false);
     assert!(thinned.points.len() <= POINTS_CAP && thinned.points.len() > POINTS_CAP / 2);
+    // Never grown past the cap to be thinned back (`keep`).
+    assert!(
+        thinned.points.capacity() <= POINTS_CAP,
+        "{}",
+        thinned.points.capacity()
+    );
     let (s, all) = (thinned.summary(), every.summary());
     assert_eq!(
         (s.judged_one_block_in, all.judged_one_block_in),
@@ -130,6 +136,7 @@ fn a_long_run_judges_blocks_and_reads_what_every_point_reads() {
         sim.cycles[cut..].iter().for_each(|c| b.push(c));
         a.append(&b);
         assert_eq!(a.points, thinned.points, "cut {cut}");
+        assert!(a.points.capacity() <= POINTS_CAP, "cut {cut}");
         assert_eq!(a.summary(), s, "cut {cut}");
     }
     // A short run is not thinned, and says nothing of blocks.
