@@ -122,26 +122,26 @@ impl Distribution {
 
     #[inline]
     pub fn push(&mut self, v: f64) {
-        debug_assert!(!v.is_nan(), "callers leave NaN out");
-        let v = if v == 0.0 { 0.0 } else { v };
-        self.n += 1;
         if !self.exact.is_empty() || self.bins.is_empty() {
             if self.bins.is_empty() && self.exact.len() < self.cap {
-                self.exact.push(v);
+                debug_assert!(!v.is_nan(), "callers leave NaN out");
+                self.n += 1;
+                self.exact.push(if v == 0.0 { 0.0 } else { v });
                 return;
             }
             self.spill();
         }
-        self.bin(v, 1, v, v, v);
+        self.push_binned(v);
     }
 
-    /// `push` for one that bins from its first value (`with_cap(0)`): straight to its bin,
-    /// inlined where it is called (a run's per-cycle columns past their cap: seven a cycle,
-    /// where `push`'s call and checks for exact values were a fifth of its instructions).
+    /// `push` for one whose values are binned already, or from the first (`with_cap(0)`):
+    /// straight to the bin, inlined where it is called (a run's per-cycle columns past their
+    /// cap: seven a cycle, where `push`'s call and checks for exact values were a fifth of its
+    /// instructions).
     #[inline(always)]
     pub fn push_binned(&mut self, v: f64) {
         debug_assert!(!v.is_nan(), "callers leave NaN out");
-        debug_assert!(self.cap == 0 && self.exact.is_empty());
+        debug_assert!(self.exact.is_empty() && (self.cap == 0 || !self.bins.is_empty()));
         let v = if v == 0.0 { 0.0 } else { v };
         self.n += 1;
         self.bin(v, 1, v, v, v);

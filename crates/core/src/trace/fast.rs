@@ -10,7 +10,7 @@
 //! read here gives exactly the cycle the full grammar gives (tests below and in `parse.rs`
 //! compare them over every line of the corpus and mutated ones).
 
-use super::cursor::{leading_digits, scaled_fraction, POW10};
+use super::cursor::{leading_digits, more_digits, scaled_fraction, POW10};
 use super::parse::MAX_PHASE_NS;
 use gcscope_model::{Clock, Cpu, Cycle};
 
@@ -90,21 +90,6 @@ pub(super) fn parse_common(line: &[u8], cy: &mut Cycle) -> Option<usize> {
     c.lit(b" (forced)")?;
     cy.forced = true;
     Some(c.pos)
-}
-
-/// The digits of `s` from `at` on, appended to `value` (wrapping: the caller checks how many
-/// there were) and `at` moved past them; how many.
-#[inline(always)]
-fn more_digits(s: &[u8], at: &mut usize, value: &mut u64) -> usize {
-    let from = *at;
-    while let Some(d) = s.get(*at).map(|b| b.wrapping_sub(b'0')) {
-        if d > 9 {
-            break;
-        }
-        *value = value.wrapping_mul(10).wrapping_add(u64::from(d));
-        *at += 1;
-    }
-    *at - from
 }
 
 /// A byte cursor that only says whether it read what was asked.
