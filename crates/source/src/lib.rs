@@ -8,6 +8,7 @@ mod follow;
 pub mod gobuild;
 mod lab;
 pub mod read;
+mod shortened;
 pub mod signals;
 pub mod supervise;
 

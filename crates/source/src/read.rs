@@ -38,6 +38,16 @@ pub fn read_path(path: &Path) -> Result<Timeline, SourceError> {
 
 /// `read_path` into a prepared timeline.
 pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, SourceError> {
+    read_path_then(path, timeline, || {})
+}
+
+/// `read_path_into`, calling `mapped` once a large file is mapped and before its bytes are read
+/// (where a test shortens the file).
+fn read_path_then(
+    path: &Path,
+    timeline: Timeline,
+    mapped: impl FnOnce(),
+) -> Result<Timeline, SourceError> {
     if path.as_os_str() == STDIN {
         return read_stream_into(std::io::stdin(), timeline)
             .map_err(|e| SourceError::read(path, e));
@@ -46,9 +56,12 @@ pub fn read_path_into(path: &Path, timeline: Timeline) -> Result<Timeline, Sourc
     let meta = file.metadata().map_err(|e| SourceError::read(path, e))?;
     if meta.is_file() && meta.len() >= MAP_AT_LEAST {
         // SAFETY: the map is read-only and lives only for this call. Another process
-        // truncating the file meanwhile would fault (SIGBUS); a log being appended to is fine.
-        // A summary of a log being truncated under it is not a case we serve.
+        // truncating the file meanwhile makes the next touch past its new end a SIGBUS, which
+        // `shortened` turns into an error message naming the file; a log being appended to is
+        // fine.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            let _watch = crate::shortened::watch(&map, path);
+            mapped();
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             // One piece per core, and more for a large file so that `cores` pieces of at
             // most MAX_PIECE bytes are in memory at a time: a multiple of the cores, so that
@@ -96,5 +109,62 @@ pub fn base_pages_only() {
     // SAFETY: PR_SET_THP_DISABLE takes no pointer; it sets a flag of this process.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Set in the child process `a_file_shortened_while_read_is_an_error_naming_it` starts.
+    const CHILD: &str = "GCSCOPE_TEST_SHORTENED_CHILD";
+
+    /// A file truncated after it is mapped and before it is read (logrotate's copytruncate at
+    /// the wrong moment) ends gcscope with a message naming it and exit code 1, not "Bus
+    /// error". The fault ends the process, so the read runs in a child: this test binary run
+    /// again for this one test.
+    #[test]
+    fn a_file_shortened_while_read_is_an_error_naming_it() {
+        if let Some(path) = std::env::var_os(CHILD) {
+            let path = std::path::PathBuf::from(path);
+            let shortened = read_path_then(&path, Timeline::default(), || {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .and_then(|f| f.set_len(0))
+                    .expect("truncate the mapped file");
+            });
+            // Not reached when the fault is caught: the handler exits with 1.
+            panic!(
+                "read a shortened file: {:?}",
+                shortened.map(|t| t.runs.len())
+            );
+        }
+        let dir = std::env::temp_dir().join(format!("gcscope-shortened-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rotated.log");
+        // 2 MiB, more than MAP_AT_LEAST: it is mapped.
+        let line = "gc 1 @0.011s 2%: 0.010+0.30+0.003 ms clock, 0.040+0.10/0.20/0.30+0.012 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 4 P\n";
+        let text = line.repeat((2usize << 20).div_ceil(line.len()));
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "read::tests::a_file_shortened_while_read_is_an_error_naming_it",
+                "--nocapture",
+            ])
+            .env(CHILD, &path)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "exit code; stderr: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "gcscope: cannot read {}: it was shortened while it was read",
+                path.display()
+            )),
+            "stderr: {stderr}"
+        );
     }
 }
