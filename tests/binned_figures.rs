@@ -1,12 +1,14 @@
 //! Issue 25's proof that a run's streaming statistics lose nothing a user sees: every trace
-//! under traces/ summarised with each run's per-cycle figures binned from its first cycle
-//! (`per_cycle`, `dist`) against the same runs kept as rows and selected exactly.
+//! under traces/ summarised with each run's per-cycle figures streamed from its first cycle,
+//! counted (`counted`) and binned (`dist`), against the same runs kept as rows and selected
+//! exactly.
 //!
-//! A test binary of its own, with one test: the row cap it sets is the whole process's.
+//! A test binary of its own, with one test: the caps it sets are the whole process's.
 // A test that unwraps fails loudly, which is what it should do.
 #![allow(clippy::unwrap_used)]
 
 use gcscope_core::report::{summary_text, Source};
+use gcscope_core::stats::counted::{set_distinct_cap, DISTINCT_CAP};
 use gcscope_core::stats::per_cycle::set_rows_cap;
 use gcscope_core::stats::summary::RunSummary;
 use std::path::{Path, PathBuf};
@@ -34,10 +36,11 @@ fn within_a_bin(binned: f64, exact: f64) -> bool {
     (binned - exact).abs() <= exact.abs() / 1024.0
 }
 
-/// Binned from the first cycle, every run of the corpus prints the same summary, byte for
-/// byte, as its exact rows; its figures of gctrace's own values (the assist, background and
-/// idle medians, the pause and mark percentiles) are equal to the last bit, and its medians of
-/// sums (GC P time and its compulsory part per cycle) are within a bin, 2^-10, of the exact.
+/// Streamed from the first cycle, every run of the corpus prints the same summary, byte for
+/// byte, as its exact rows. Counted, every figure is the exact one. Binned, its figures of
+/// gctrace's own values (the assist, background and idle medians, the pause and mark
+/// percentiles) are equal to the last bit, and its medians of sums (GC P time and its
+/// compulsory part per cycle) are within a bin, 2^-10, of the exact.
 #[test]
 fn binned_runs_print_what_exact_rows_print_over_the_whole_corpus() {
     let mut files = Vec::new();
@@ -51,8 +54,33 @@ fn binned_runs_print_what_exact_rows_print_over_the_whole_corpus() {
         set_rows_cap(usize::MAX);
         let exact = read(path);
         set_rows_cap(0);
+        set_distinct_cap(usize::MAX);
+        let counted = read(path);
+        set_distinct_cap(0);
         let binned = read(path);
         let (e, b): (Vec<RunSummary>, Vec<RunSummary>) = (exact.summaries(), binned.summaries());
+        let c: Vec<RunSummary> = counted.summaries();
+        assert_eq!(e.len(), c.len(), "{}", path.display());
+        for (e, c) in e.iter().zip(&c) {
+            assert_eq!(
+                (
+                    &e.per_cycle_median_ms,
+                    e.pause_ms,
+                    e.mark_ms,
+                    c.per_cycle_binned
+                ),
+                (&c.per_cycle_median_ms, c.pause_ms, c.mark_ms, false),
+                "counted, {} line {}",
+                path.display(),
+                e.first_line
+            );
+        }
+        assert_eq!(
+            summary_text(std::slice::from_ref(&exact)),
+            summary_text(std::slice::from_ref(&counted)),
+            "counted, {}",
+            path.display()
+        );
         assert_eq!(e.len(), b.len(), "{}", path.display());
         for (e, b) in e.iter().zip(&b) {
             let at = format!("{} line {}", path.display(), e.first_line);
@@ -81,9 +109,10 @@ fn binned_runs_print_what_exact_rows_print_over_the_whole_corpus() {
         );
     }
     set_rows_cap(gcscope_core::stats::per_cycle::ROWS_CAP);
+    set_distinct_cap(DISTINCT_CAP);
     eprintln!(
-        "{} files, {runs} runs, {cycles} cycles: {sums_off} medians of sums off by under 2^-10, \
-         every printed figure the same",
+        "{} files, {runs} runs, {cycles} cycles: counted, every figure exact; binned, \
+         {sums_off} medians of sums off by under 2^-10; every printed figure the same",
         files.len()
     );
     assert!(

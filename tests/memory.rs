@@ -217,7 +217,9 @@ fn four_hundred_thousand_one_cycle_runs_stay_under_64_mib_headless() {
 /// One process's 3,000,000 cycles from a pipe stay under 64 MiB in `--csv` and `--json`.
 /// `--csv` writes rows as they come, and its statistics (`RunStats::lean`) hold nothing per
 /// cycle. `--json` summarises the run in full:
-/// - its per-cycle columns stream into bins past 16,384 cycles (`per_cycle`);
+/// - its per-cycle columns stream past 16,384 cycles (`per_cycle`): counted while a column
+///   has few distinct values, binned past that (the sweep termination times written here
+///   take 2,000 values, so the pause column has more than `counted::DISTINCT_CAP`);
 /// - the pacer judges one block of 64 cycles in 2^k past 16,384 (`pacer::POINTS_CAP`), and
 ///   says so.
 ///
@@ -226,9 +228,15 @@ fn four_hundred_thousand_one_cycle_runs_stay_under_64_mib_headless() {
 fn csv_and_json_of_three_million_cycles_from_a_pipe_stay_under_64_mib() {
     const CYCLES: usize = 3_000_000;
     let real = std::fs::read_to_string("traces/go/go1.27.3_greentea_tree_p2_r1.log").unwrap();
+    // Each line's text after its sweep termination time.
     let tails: Vec<String> = real
         .lines()
-        .filter_map(|l| l.split_once("%: ").map(|(_, t)| t.to_string()))
+        .filter_map(|l| {
+            l.split_once("%: ")?
+                .1
+                .split_once('+')
+                .map(|(_, t)| t.to_string())
+        })
         .collect();
     for format in ["--csv", "--json"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gcscope"))
@@ -246,10 +254,12 @@ fn csv_and_json_of_three_million_cycles_from_a_pipe_stay_under_64_mib() {
                 let tail = &tails[i % tails.len()];
                 writeln!(
                     stdin,
-                    "gc {} @{}.{:03}s 29%: {tail}",
+                    "gc {} @{}.{:03}s 29%: {}.{:03}+{tail}",
                     i + 1,
                     i / 10,
-                    (i % 10) * 100
+                    (i % 10) * 100,
+                    i % 2000 / 1000,
+                    i % 1000
                 )
                 .unwrap();
             }

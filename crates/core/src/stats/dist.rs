@@ -147,6 +147,16 @@ impl Distribution {
         self.bin(v, 1, v, v, v);
     }
 
+    /// `count` values `v` at once, into one that bins from the first value (`with_cap(0)`):
+    /// the same bins as `count` pushes of `v` while the sum stays below 2^53.
+    pub fn push_many(&mut self, v: f64, count: u64) {
+        debug_assert!(!v.is_nan(), "callers leave NaN out");
+        debug_assert!(self.cap == 0 && self.exact.is_empty());
+        let v = if v == 0.0 { 0.0 } else { v };
+        self.n += usize::try_from(count).unwrap_or(usize::MAX);
+        self.bin(v, count, v, v, v * count as f64);
+    }
+
     /// Another distribution's values with these (order does not matter to any figure).
     pub fn append(&mut self, other: &Distribution) {
         if other.bins.is_empty() && self.bins.is_empty() && self.n + other.n <= self.cap {

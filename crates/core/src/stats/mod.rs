@@ -1,6 +1,7 @@
 //! Statistics over cycles: per-run summaries, percentiles, A/B comparisons.
 
 pub mod compare;
+pub mod counted;
 pub mod dist;
 pub mod findings;
 pub mod mannwhitney;

@@ -1,13 +1,16 @@
 //! A run's per-cycle figures, the ones medians and percentiles are taken from: every cycle's
-//! row while the run is short (exact, 24 bytes a cycle), one streaming distribution a column
-//! past `rows_cap()` cycles (`dist::Distribution`: constant memory however long the run).
+//! row while the run is short (exact, 24 bytes a cycle), then one streaming column a figure
+//! past `rows_cap()` cycles (constant memory however long the run): its distinct values
+//! counted (`counted`: exact, and a push is one probe), or past `distinct_cap()` of them,
+//! binned (`dist::Distribution`).
 //!
 //! Binned, a column of gctrace's own values (assist, background, idle, pause, mark) still gives
 //! the exact median and percentiles: two of its distinct values never share a bin below 1 s
 //! (`dist`). A sum of several fields (a cycle's GC P time, its compulsory part) can share a bin
 //! with another, and its median is then within 2^-10 of the exact one; the summary says so
-//! (`RunSummary::per_cycle_binned`). tests/binned_figures.rs checks both over the corpus.
+//! (`RunSummary::per_cycle_binned`). tests/binned_figures.rs checks all three over the corpus.
 
+use super::counted::{distinct_cap, Counted};
 use super::dist::Distribution;
 use super::median_u64;
 use super::percentile::{percentiles_in_place, percentiles_ranked, Percentiles};
@@ -74,12 +77,12 @@ impl Col {
 /// A column's index for the compulsory GC P time (all GC P time minus idle), after `Col`'s.
 const COMPULSORY: usize = Col::COUNT;
 
-/// A run's per-cycle figures: rows, then bins (module docs).
+/// A run's per-cycle figures: rows, then streamed columns (module docs).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum CycleColumns {
     Rows(Rows),
     /// `Col`'s columns in order, then the compulsory GC P time, in ns.
-    Binned(Box<[Distribution; Col::COUNT + 1]>),
+    Streamed(Box<[Column; Col::COUNT + 1]>),
 }
 
 impl Default for CycleColumns {
@@ -88,63 +91,159 @@ impl Default for CycleColumns {
     }
 }
 
-/// A row into the columns' distributions (ns as f64: exact below 2^53 ns, 104 days), which
-/// bin from their first value (`CycleColumns::binned`).
-fn bin_row(cols: &mut [Distribution; Col::COUNT + 1], row: [u64; Col::COUNT]) {
-    for (d, v) in cols.iter_mut().zip(row) {
-        d.push_binned(v as f64);
+/// A column past the rows' cap: its values counted while they are few (`counted`: exact),
+/// binned past that (`dist`).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Column {
+    Counted(Counted),
+    Binned(Distribution),
+}
+
+impl Column {
+    #[inline(always)]
+    fn push(&mut self, ns: u64) {
+        match self {
+            Column::Counted(c) => {
+                if !c.push(ns) {
+                    self.bin().push_binned(ns as f64);
+                }
+            }
+            Column::Binned(d) => d.push_binned(ns as f64),
+        }
+    }
+
+    /// The column's bins, its counted values moved into them first if need be (ns as f64:
+    /// exact below 2^53 ns, 104 days).
+    #[cold]
+    fn bin(&mut self) -> &mut Distribution {
+        if let Column::Counted(c) = self {
+            let mut d = Distribution::with_cap(0);
+            for (ns, count) in c.values() {
+                d.push_many(ns as f64, count);
+            }
+            *self = Column::Binned(d);
+        }
+        match self {
+            Column::Binned(d) => d,
+            Column::Counted(_) => unreachable!("binned just above"),
+        }
+    }
+
+    /// `other`'s values with these: counted while the two together have few distinct values,
+    /// else binned (so a run read in pieces ends as the same column as one read whole).
+    fn append(&mut self, other: &Column) {
+        if let (Column::Counted(mine), Column::Counted(theirs)) = (&mut *self, other) {
+            if mine.append(theirs) {
+                return;
+            }
+        }
+        let d = self.bin();
+        match other {
+            Column::Counted(c) => {
+                for (ns, count) in c.values() {
+                    d.push_many(ns as f64, count);
+                }
+            }
+            Column::Binned(theirs) => d.append(theirs),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Column::Counted(c) => c.len(),
+            Column::Binned(d) => d.len(),
+        }
+    }
+
+    fn median(&self) -> Option<f64> {
+        match self {
+            Column::Counted(c) => c.median(),
+            Column::Binned(d) => d.median(),
+        }
+    }
+
+    /// The values at 1-based ranks (0 outside 1..=len).
+    fn at_ranks(&self, ranks: &[usize]) -> Vec<u64> {
+        match self {
+            Column::Counted(c) => c
+                .at_ranks(ranks)
+                .into_iter()
+                .map(Option::unwrap_or_default)
+                .collect(),
+            // Each value of a bin is whole ns below 2^64.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Column::Binned(d) => d
+                .at_ranks(ranks)
+                .into_iter()
+                .map(|v| v.unwrap_or(0.0) as u64)
+                .collect(),
+        }
+    }
+}
+
+/// A row into the columns (`CycleColumns::streamed`): a push to each.
+#[inline(always)]
+fn stream_row(cols: &mut [Column; Col::COUNT + 1], row: [u64; Col::COUNT]) {
+    for (c, ns) in cols.iter_mut().zip(row) {
+        c.push(ns);
     }
     let compulsory = row[Col::GcCpu as usize].saturating_sub(row[Col::Idle as usize]);
-    cols[COMPULSORY].push_binned(compulsory as f64);
+    cols[COMPULSORY].push(compulsory);
 }
 
 impl CycleColumns {
     pub(super) fn push(&mut self, row: [u64; Col::COUNT]) {
-        self.push_capped(row, rows_cap());
+        self.push_capped(row, rows_cap(), distinct_cap());
     }
 
-    fn push_capped(&mut self, row: [u64; Col::COUNT], cap: usize) {
+    /// `push` with at most `cap` rows, then columns that count at most `distinct` values.
+    fn push_capped(&mut self, row: [u64; Col::COUNT], cap: usize, distinct: usize) {
         match self {
             CycleColumns::Rows(rows) if rows.len() < cap => rows.push(row),
-            _ => bin_row(self.binned(), row),
+            _ => stream_row(self.streamed(distinct), row),
         }
     }
 
-    /// The columns' distributions, the rows moved into them first if need be.
-    fn binned(&mut self) -> &mut [Distribution; Col::COUNT + 1] {
+    /// The columns, the rows moved into them first if need be (columns that count at most
+    /// `distinct` values).
+    fn streamed(&mut self, distinct: usize) -> &mut [Column; Col::COUNT + 1] {
         if let CycleColumns::Rows(rows) = self {
-            let mut cols: Box<[Distribution; Col::COUNT + 1]> =
-                Box::new(std::array::from_fn(|_| Distribution::with_cap(0)));
-            rows.for_each(|r| bin_row(&mut cols, r));
-            *self = CycleColumns::Binned(cols);
+            let mut cols: Box<[Column; Col::COUNT + 1]> = Box::new(std::array::from_fn(|_| {
+                Column::Counted(Counted::with_cap(distinct))
+            }));
+            rows.for_each(|r| stream_row(&mut cols, r));
+            *self = CycleColumns::Streamed(cols);
         }
         match self {
-            CycleColumns::Binned(cols) => cols,
-            CycleColumns::Rows(_) => unreachable!("binned just above"),
+            CycleColumns::Streamed(cols) => cols,
+            CycleColumns::Rows(_) => unreachable!("streamed just above"),
         }
     }
 
-    /// Whether the columns are binned.
+    /// Whether a column is binned: its figures then may be off by a bin's width.
     pub(super) fn is_binned(&self) -> bool {
-        matches!(self, CycleColumns::Binned(_))
+        match self {
+            CycleColumns::Rows(_) => false,
+            CycleColumns::Streamed(cols) => cols.iter().any(|c| matches!(c, Column::Binned(_))),
+        }
     }
 
     /// `other`'s cycles after these.
     pub(super) fn append(&mut self, other: &CycleColumns) {
-        self.append_capped(other, rows_cap());
+        self.append_capped(other, rows_cap(), distinct_cap());
     }
 
-    fn append_capped(&mut self, other: &CycleColumns, cap: usize) {
+    fn append_capped(&mut self, other: &CycleColumns, cap: usize, distinct: usize) {
         if let (CycleColumns::Rows(mine), CycleColumns::Rows(theirs)) = (&mut *self, other) {
             if mine.len() + theirs.len() <= cap {
                 mine.append(theirs);
                 return;
             }
         }
-        let cols = self.binned();
+        let cols = self.streamed(distinct);
         match other {
-            CycleColumns::Rows(rows) => rows.for_each(|r| bin_row(cols, r)),
-            CycleColumns::Binned(theirs) => {
+            CycleColumns::Rows(rows) => rows.for_each(|r| stream_row(cols, r)),
+            CycleColumns::Streamed(theirs) => {
                 for (mine, theirs) in cols.iter_mut().zip(theirs.iter()) {
                     mine.append(theirs);
                 }
@@ -165,7 +264,7 @@ impl CycleColumns {
     fn median_ns_of(&self, col: usize) -> f64 {
         match self {
             CycleColumns::Rows(rows) => with_column(rows, col, |v| median_u64(v).unwrap_or(0.0)),
-            CycleColumns::Binned(cols) => cols[col].median().unwrap_or(0.0),
+            CycleColumns::Streamed(cols) => cols[col].median().unwrap_or(0.0),
         }
     }
 
@@ -175,15 +274,13 @@ impl CycleColumns {
             CycleColumns::Rows(rows) => {
                 with_column(rows, col as usize, |v| percentiles_in_place(v, max_ns))
             }
-            CycleColumns::Binned(cols) => {
-                let d = &cols[col as usize];
+            CycleColumns::Streamed(cols) => {
+                let c = &cols[col as usize];
                 percentiles_ranked(
-                    d.len(),
-                    // Ranks within 1..=len have a value; each is whole ns below 2^64.
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    c.len(),
                     |ranks| {
-                        let mut at = d.at_ranks(&ranks).into_iter();
-                        ranks.map(|_| at.next().flatten().unwrap_or(0.0) as u64)
+                        let mut at = c.at_ranks(&ranks).into_iter();
+                        ranks.map(|_| at.next().unwrap_or(0))
                     },
                     max_ns,
                 )
@@ -317,31 +414,36 @@ mod tests {
         )
     }
 
-    /// Past the cap the columns are binned, by pushing or by appending (rows to rows past the
-    /// cap, rows to bins, bins to bins), and give the rows' figures: gctrace's values exactly,
-    /// the sums within a bin.
+    /// Past the row cap the columns stream, by pushing or by appending (rows to rows past the
+    /// cap, rows to columns, columns to columns), and give the rows' figures: counted, every
+    /// one exactly; binned (from the first value, or once a column passes its distinct cap),
+    /// gctrace's values exactly and the sums within a bin.
     #[test]
-    fn binned_columns_give_the_rows_figures_however_they_were_joined() {
+    fn streamed_columns_give_the_rows_figures_however_they_were_joined() {
         let n = 3000;
         let mut exact = CycleColumns::default();
-        (0..n).for_each(|i| exact.push_capped(row(i), usize::MAX));
-        for (cap, cut) in [(0, 1000), (1000, 500), (1000, 2000), (2500, 1500)] {
-            let (mut first, mut second) = (CycleColumns::default(), CycleColumns::default());
-            (0..cut).for_each(|i| first.push_capped(row(i), cap));
-            (cut..n).for_each(|i| second.push_capped(row(i), cap));
-            first.append_capped(&second, cap);
-            assert!(
-                first.is_binned() && !exact.is_binned(),
-                "cap {cap} cut {cut}"
-            );
-            let ((me, pe), (mb, pb)) = (figures(&exact), figures(&first));
-            assert_eq!(pe, pb, "cap {cap} cut {cut}");
-            assert_eq!(me[..3], mb[..3], "cap {cap} cut {cut}");
-            for (e, b) in me[3..].iter().zip(&mb[3..]) {
-                assert!(
-                    (e - b).abs() <= e / 1024.0,
-                    "cap {cap} cut {cut}: {e} v {b}"
-                );
+        (0..n).for_each(|i| exact.push_capped(row(i), usize::MAX, 0));
+        assert!(!exact.is_binned());
+        let (me, pe) = figures(&exact);
+        for distinct in [usize::MAX, 0, 100] {
+            for (cap, cut) in [(0, 1000), (1000, 500), (1000, 2000), (2500, 1500)] {
+                let at = format!("distinct {distinct} cap {cap} cut {cut}");
+                let (mut first, mut second) = (CycleColumns::default(), CycleColumns::default());
+                (0..cut).for_each(|i| first.push_capped(row(i), cap, distinct));
+                (cut..n).for_each(|i| second.push_capped(row(i), cap, distinct));
+                first.append_capped(&second, cap, distinct);
+                assert!(matches!(first, CycleColumns::Streamed(_)), "{at}");
+                assert_eq!(first.is_binned(), distinct != usize::MAX, "{at}");
+                let (ms, ps) = figures(&first);
+                assert_eq!(pe, ps, "{at}");
+                assert_eq!(me[..3], ms[..3], "{at}");
+                for (e, s) in me[3..].iter().zip(&ms[3..]) {
+                    if distinct == usize::MAX {
+                        assert_eq!(e, s, "{at}");
+                    } else {
+                        assert!((e - s).abs() <= e / 1024.0, "{at}: {e} v {s}");
+                    }
+                }
             }
         }
     }
