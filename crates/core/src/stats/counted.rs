@@ -105,6 +105,14 @@ impl Counted {
             }
             at = (at + 1) & mask;
         }
+        self.insert(at, v, count)
+    }
+
+    /// A new value into the empty slot `at`, when the cap allows. Out of line: a long run
+    /// meets a new value rarely, and the eight columns' pushes stay small where inlined.
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, at: usize, v: u64, count: u64) -> bool {
         if v == EMPTY || self.distinct >= self.cap {
             return false;
         }
