@@ -31,11 +31,18 @@ pub(super) struct Ev {
 
 /// The `K` (or `cap`) largest by key; the earlier wins a tie. The largest of a union is
 /// the largest of the parts' largest, so merging is exact.
+#[inline(always)]
 fn offer_top(v: &mut Vec<Ev>, e: Ev, cap: usize) {
     // Most cycles rank below a full list's last: one comparison, no scan.
-    if !would_rank(v, e.key, cap) {
-        return;
+    if would_rank(v, e.key, cap) {
+        enter_top(v, e, cap);
     }
+}
+
+/// `offer_top` for an event that may rank: out of line, so the five offers a cycle are a
+/// comparison each where they are inlined.
+#[inline(never)]
+fn enter_top(v: &mut Vec<Ev>, e: Ev, cap: usize) {
     let at = v.iter().position(|x| e.key > x.key).unwrap_or(v.len());
     if at < cap {
         v.insert(at, e);
