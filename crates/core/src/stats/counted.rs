@@ -177,21 +177,9 @@ impl Counted {
     pub fn at_ranks(&self, ranks: &[usize]) -> Vec<Option<u64>> {
         let mut sorted: Vec<(u64, u64)> = self.values().collect();
         sorted.sort_unstable_by_key(|&(v, _)| v);
-        ranks
-            .iter()
-            .map(|&rank| {
-                if rank == 0 || rank > self.n {
-                    return None;
-                }
-                let mut below = 0u64;
-                sorted
-                    .iter()
-                    .find(|&&(_, count)| {
-                        below += count;
-                        below >= rank as u64
-                    })
-                    .map(|&(v, _)| v)
-            })
+        super::at_counted_ranks(&sorted, |&(_, count)| count, self.n, ranks)
+            .into_iter()
+            .map(|item| item.map(|&(v, _)| v))
             .collect()
     }
 
@@ -199,15 +187,10 @@ impl Counted {
     /// the mean of the two middle ones.
     #[must_use]
     pub fn median(&self) -> Option<f64> {
-        let n = self.n;
-        let [lower, mid] = self.at_ranks(&[n / 2, n / 2 + 1])[..] else {
-            return None;
-        };
-        let mid = mid? as f64;
-        if n % 2 == 1 {
-            return Some(mid);
-        }
-        Some((lower? as f64 + mid) / 2.0)
+        super::median_at_ranks(self.n, |ranks| {
+            let at = self.at_ranks(&ranks);
+            [at[0], at[1]].map(|v| v.map(|v| v as f64))
+        })
     }
 }
 

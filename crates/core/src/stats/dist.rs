@@ -293,20 +293,9 @@ impl Distribution {
                 .collect();
         }
         let bins = self.sorted();
-        ranks
-            .iter()
-            .map(|&rank| {
-                if rank == 0 || rank > self.n {
-                    return None;
-                }
-                let mut below = 0u64;
-                bins.iter()
-                    .find(|b| {
-                        below += b.count;
-                        below >= rank as u64
-                    })
-                    .map(Bin::value)
-            })
+        super::at_counted_ranks(&bins, |b| b.count, self.n, ranks)
+            .into_iter()
+            .map(|b| b.map(Bin::value))
             .collect()
     }
 
@@ -317,14 +306,10 @@ impl Distribution {
         if self.bins.is_empty() {
             return super::median_f64(&mut self.exact.clone());
         }
-        let n = self.n;
-        let [lower, mid] = self.at_ranks(&[n / 2, n / 2 + 1])[..] else {
-            return None;
-        };
-        if n % 2 == 1 {
-            return mid;
-        }
-        Some((lower? + mid?) / 2.0)
+        super::median_at_ranks(self.n, |ranks| {
+            let at = self.at_ranks(&ranks);
+            [at[0], at[1]]
+        })
     }
 
     /// The values themselves while exact.

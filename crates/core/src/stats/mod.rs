@@ -75,6 +75,39 @@ fn median_by<T: Copy>(
     Some((lower + mid) / 2.0)
 }
 
+/// The item holding each 1-based rank (nearest rank) of `n` values held as `counted`, items in
+/// the values' order each standing for `count` of them; `None` for a rank outside 1..=n.
+/// (Binned values, `dist`, and counted ones, `counted`, are read so.)
+fn at_counted_ranks<'a, T>(
+    counted: &'a [T],
+    count: impl Fn(&T) -> u64,
+    n: usize,
+    ranks: &[usize],
+) -> Vec<Option<&'a T>> {
+    ranks
+        .iter()
+        .map(|&rank| {
+            if rank == 0 || rank > n {
+                return None;
+            }
+            let mut below = 0u64;
+            counted.iter().find(|item| {
+                below += count(item);
+                below >= rank as u64
+            })
+        })
+        .collect()
+}
+
+/// `median_by` of `n` values, from `at`, which gives the values at two 1-based ranks.
+fn median_at_ranks(n: usize, at: impl FnOnce([usize; 2]) -> [Option<f64>; 2]) -> Option<f64> {
+    let [lower, mid] = at([n / 2, n / 2 + 1]);
+    if n % 2 == 1 {
+        return mid;
+    }
+    Some((lower? + mid?) / 2.0)
+}
+
 /// `median_by` of integers (ns, bytes): a cycle's figures.
 pub fn median_u64(values: &mut [u64]) -> Option<f64> {
     median_by(values, u64::cmp, |v| v as f64)
