@@ -112,15 +112,12 @@ impl Column {
         }
     }
 
-    /// The column's bins, its counted values moved into them first if need be (ns as f64:
-    /// exact below 2^53 ns, 104 days).
+    /// The column's bins, its counted values moved into them first if need be.
     #[cold]
     fn bin(&mut self) -> &mut Distribution {
         if let Column::Counted(c) = self {
             let mut d = Distribution::with_cap(0);
-            for (ns, count) in c.values() {
-                d.push_many(ns as f64, count);
-            }
+            bin_counted(&mut d, c);
             *self = Column::Binned(d);
         }
         match self {
@@ -139,11 +136,7 @@ impl Column {
         }
         let d = self.bin();
         match other {
-            Column::Counted(c) => {
-                for (ns, count) in c.values() {
-                    d.push_many(ns as f64, count);
-                }
-            }
+            Column::Counted(c) => bin_counted(d, c),
             Column::Binned(theirs) => d.append(theirs),
         }
     }
@@ -178,6 +171,13 @@ impl Column {
                 .map(|v| v.unwrap_or(0.0) as u64)
                 .collect(),
         }
+    }
+}
+
+/// Counted values into bins, each value's count at once (ns as f64: exact below 2^53 ns).
+fn bin_counted(d: &mut Distribution, c: &Counted) {
+    for (ns, count) in c.values() {
+        d.push_many(ns as f64, count);
     }
 }
 
